@@ -1,0 +1,22 @@
+// Integrity checks on a whole surface database held in memory (mapped or read): the checksum table
+// against the header, and each data record against its entry in the table.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "surfdb/formats/header.hpp"
+
+namespace surfdb {
+
+/// Throws FormatError when the checksum table does not match the hash the header holds.
+void check_checksum_table(std::span<const std::uint8_t> file, const Header& h);
+
+/// True when data record `number` (1..data_records) matches its stored checksum.
+bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number);
+
+/// Number of the first damaged data record, or 0 when every record is intact.
+/// Calls check_checksum_table first.
+std::uint64_t first_damaged_record(std::span<const std::uint8_t> file, const Header& h);
+
+}  // namespace surfdb

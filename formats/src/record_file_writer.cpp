@@ -1,0 +1,106 @@
+#include "surfdb/formats/record_file_writer.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "surfdb/formats/checksum.hpp"
+#include "surfdb/formats/error.hpp"
+
+namespace surfdb {
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const char* action) {
+  throw FormatError("cannot " + std::string(action) + " " + path.string() + ": " +
+                    std::strerror(errno));
+}
+
+mode_t default_file_mode() {
+  const mode_t mask = ::umask(0);  // umask can only be read by setting it
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
+}  // namespace
+
+RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const RecordLayout& layout)
+    : destination_(std::move(destination)), layout_(layout) {
+  if (std::filesystem::is_directory(destination_))
+    throw FormatError("cannot write " + destination_.string() + ": it is a directory");
+  std::filesystem::path dir = destination_.parent_path();
+  if (dir.empty()) dir = ".";
+  std::string pattern = (dir / ("." + destination_.filename().string() + ".XXXXXX")).string();
+  fd_ = ::mkstemp(pattern.data());
+  if (fd_ < 0) fail(destination_, "create a temporary file for");
+  temporary_ = pattern;
+  if (::fchmod(fd_, default_file_mode()) != 0) fail(temporary_, "set permissions of");
+  checksums_.reserve(layout_.data_records);
+}
+
+RecordFileWriter::~RecordFileWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+void RecordFileWriter::write_all(std::span<const std::uint8_t> bytes, std::uint64_t offset) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
+                               static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(destination_, "write");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void RecordFileWriter::write_record(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() != layout_.record_bytes)
+    throw FormatError("internal: record of " + std::to_string(bytes.size()) + " bytes, expected " +
+                      std::to_string(layout_.record_bytes));
+  if (checksums_.size() == layout_.data_records)
+    throw FormatError("internal: more records than the layout holds");
+  write_all(bytes, layout_.record_offset(checksums_.size() + 1));
+  checksums_.push_back(checksum(bytes));
+}
+
+void RecordFileWriter::commit(Header header) {
+  if (checksums_.size() != layout_.data_records)
+    throw FormatError("internal: commit after " + std::to_string(checksums_.size()) + " of " +
+                      std::to_string(layout_.data_records) + " records");
+  // Checksum table: data_records little-endian u64, zero-padded to whole records.
+  std::vector<std::uint8_t> table(layout_.checksum_records * layout_.record_bytes, 0);
+  std::memcpy(table.data(), checksums_.data(), checksums_.size() * sizeof(std::uint64_t));
+  write_all(table, layout_.checksum_table_offset());
+
+  header.layout = layout_;
+  header.checksum_table_hash =
+      checksum(std::span(table.data(), checksums_.size() * sizeof(std::uint64_t)));
+  std::vector<std::uint8_t> head(layout_.header_records * layout_.record_bytes, 0);
+  const auto encoded = encode_header(header);
+  std::memcpy(head.data(), encoded.data(), encoded.size());
+  write_all(head, 0);
+
+  if (::fsync(fd_) != 0) fail(destination_, "flush");
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    fail(destination_, "close");
+  }
+  fd_ = -1;
+  if (::rename(temporary_.c_str(), destination_.c_str()) != 0) fail(destination_, "rename into");
+  committed_ = true;
+  // Make the rename itself durable.
+  std::filesystem::path dir = destination_.parent_path();
+  const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace surfdb

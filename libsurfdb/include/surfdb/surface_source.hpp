@@ -1,0 +1,39 @@
+// A parametric surface the converter can sample: exact evaluation up to second derivatives, the
+// parameter bounds of the face, and which (u,v) lie inside it. CAD faces, NURBS surfaces and the
+// built-in analytic surfaces all implement it; so can a caller's own closed-form surface.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <memory>
+
+#include "surfdb/formats/header.hpp"
+
+namespace surfdb {
+
+/// Point and partial derivatives of s(u,v), in the source's length unit.
+struct SurfaceD2 {
+  Eigen::Vector3d p, su, sv, suu, suv, svv;
+};
+
+/// Parameter rectangle of a face in the surface's own (u,v), and its periodicity.
+struct ParamBounds {
+  double u0 = 0, u1 = 1, v0 = 0, v1 = 1;
+  double u_period = 0, v_period = 0;  // > 0 when the face closes on itself along that direction
+};
+
+class SurfaceSource {
+ public:
+  virtual ~SurfaceSource() = default;
+
+  virtual ParamBounds bounds() const = 0;
+  virtual SurfaceD2 d2(double u, double v) const = 0;
+  /// True when (u,v) is inside the face or on its boundary (trimmed faces say false outside).
+  virtual bool inside(double u, double v) const = 0;
+  /// Where the surface came from; orientation says whether the face is reversed.
+  virtual SourceInfo info() const = 0;
+  virtual LengthUnit unit() const { return LengthUnit::millimetre; }
+  /// An independent copy for another thread (evaluators may cache internally).
+  virtual std::unique_ptr<SurfaceSource> clone() const = 0;
+};
+
+}  // namespace surfdb

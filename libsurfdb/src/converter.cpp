@@ -1,0 +1,185 @@
+#include "surfdb/converter.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "surfdb/formats/record_file_writer.hpp"
+#include "surfdb/node_geometry.hpp"
+
+namespace surfdb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Node parameters: u0 + i*du, with the last node exactly on the upper bound.
+struct Axis {
+  double lo, hi, step;
+  std::uint64_t n;
+  double at(std::uint64_t i) const { return i + 1 == n ? hi : lo + static_cast<double>(i) * step; }
+};
+
+struct Counters {
+  std::uint64_t invalid = 0, degenerate = 0;
+};
+
+class RecordFiller {
+ public:
+  RecordFiller(const SurfaceSource& source, const RecordLayout& layout, ScalarType scalar,
+               Axis u, Axis v, double normal_sign)
+      : source_(source), bounds_(source.bounds()), layout_(layout), scalar_(scalar), u_(u), v_(v),
+        normal_sign_(normal_sign) {}
+
+  void fill(RecordIndex r, std::uint8_t* out, Counters& counters) const {
+    std::array<double, kColumnsV1.size()> values;
+    for (std::uint32_t li = 0; li < layout_.u_record_points; ++li) {
+      for (std::uint32_t lj = 0; lj < layout_.v_record_points; ++lj) {
+        const NodeIndex node{r.ti * layout_.u_record_points + li, r.tj * layout_.v_record_points + lj};
+        if (node.i < layout_.u_points && node.j < layout_.v_points) {
+          sample(node, values, counters);
+        } else {
+          values.fill(0.0);  // padding: flags 0 marks it invalid
+        }
+        store(values, out + layout_.slot_of_node(node) * values.size() * layout_.scalar_bytes);
+      }
+    }
+  }
+
+ private:
+  void sample(NodeIndex node, std::array<double, kColumnsV1.size()>& out, Counters& counters) const {
+    const double u = u_.at(node.i), v = v_.at(node.j);
+    const NodeGeometry g = node_geometry(source_, bounds_, u, v, normal_sign_);
+    const bool valid = source_.inside(u, v);
+    counters.invalid += !valid;
+    counters.degenerate += g.degenerate;
+    const std::uint32_t flags =
+        (valid ? point_flags::valid : 0u) | (g.degenerate ? point_flags::degenerate : 0u);
+    out = {u,        v,        g.p.x(),   g.p.y(),   g.p.z(), g.n.x(), g.n.y(),
+           g.n.z(),  g.t.x(),  g.t.y(),   g.t.z(),   g.b.x(), g.b.y(), g.b.z(),
+           g.su_norm, g.sv_norm, g.k1,    g.k2,      static_cast<double>(flags)};
+    for (double x : out) {
+      if (!std::isfinite(x)) {
+        std::ostringstream msg;
+        msg.precision(17);
+        msg << "the surface evaluates to a non-finite value at (u, v) = (" << u << ", " << v << ")";
+        throw DegenerateGeometry(msg.str());
+      }
+    }
+  }
+
+  void store(const std::array<double, kColumnsV1.size()>& values, std::uint8_t* out) const {
+    if (scalar_ == ScalarType::f64) {
+      std::memcpy(out, values.data(), sizeof(values));
+    } else {
+      std::array<float, kColumnsV1.size()> narrow;
+      for (std::size_t c = 0; c < values.size(); ++c) narrow[c] = static_cast<float>(values[c]);
+      std::memcpy(out, narrow.data(), sizeof(narrow));
+    }
+  }
+
+  const SurfaceSource& source_;
+  ParamBounds bounds_;
+  const RecordLayout& layout_;
+  ScalarType scalar_;
+  Axis u_, v_;
+  double normal_sign_;
+};
+
+}  // namespace
+
+ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
+                              const std::filesystem::path& destination,
+                              const ConvertProgress& progress) {
+  const auto t0 = Clock::now();
+  const RecordLayout layout =
+      RecordLayout::make(options.grid.u, options.grid.v, options.record.u, options.record.v,
+                         kColumnsV1.size(), scalar_bytes(options.scalar));
+  const ParamBounds b = source.bounds();
+  const Axis u{b.u0, b.u1, (b.u1 - b.u0) / static_cast<double>(layout.u_points - 1), layout.u_points};
+  const Axis v{b.v0, b.v1, (b.v1 - b.v0) / static_cast<double>(layout.v_points - 1), layout.v_points};
+  const SourceInfo info = source.info();
+  const bool reversed = info.orientation == FaceOrientation::reversed;
+  const double normal_sign = (reversed != options.flip_normals) ? -1.0 : 1.0;
+
+  const unsigned threads =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::unique_ptr<SurfaceSource>> sources;
+  std::vector<RecordFiller> fillers;
+  sources.reserve(threads);
+  fillers.reserve(threads);
+  for (unsigned w = 0; w < threads; ++w) {
+    sources.push_back(source.clone());
+    fillers.emplace_back(*sources.back(), layout, options.scalar, u, v, normal_sign);
+  }
+  std::vector<Counters> counters(threads);
+
+  RecordFileWriter writer(destination, layout);
+  std::vector<std::uint8_t> row(layout.v_records * layout.record_bytes);
+  ConvertReport report;
+  for (std::uint64_t ti = 0; ti < layout.u_records; ++ti) {
+    const auto t_row = Clock::now();
+    std::atomic<std::uint64_t> next{0};
+    std::vector<std::exception_ptr> errors(threads);
+    {
+      std::vector<std::jthread> pool;
+      for (unsigned w = 0; w < threads; ++w) {
+        pool.emplace_back([&, w] {
+          try {
+            for (std::uint64_t tj; (tj = next++) < layout.v_records;)
+              fillers[w].fill({ti, tj}, row.data() + tj * layout.record_bytes, counters[w]);
+          } catch (...) {
+            errors[w] = std::current_exception();
+          }
+        });
+      }
+    }
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    const auto t_write = Clock::now();
+    report.sampling_seconds += std::chrono::duration<double>(t_write - t_row).count();
+    for (std::uint64_t tj = 0; tj < layout.v_records; ++tj)
+      writer.write_record(std::span(row.data() + tj * layout.record_bytes, layout.record_bytes));
+    report.writing_seconds += seconds_since(t_write);
+    if (progress) progress((ti + 1) * layout.v_records, layout.data_records);
+  }
+
+  Header& h = report.header;
+  h.scalar = options.scalar;
+  h.layout = layout;
+  h.columns.assign(kColumnsV1.begin(), kColumnsV1.end());
+  h.u0 = b.u0;
+  h.u1 = b.u1;
+  h.du = u.step;
+  h.v0 = b.v0;
+  h.v1 = b.v1;
+  h.dv = v.step;
+  h.periodic_u = b.u_period > 0;
+  h.periodic_v = b.v_period > 0;
+  h.u_period = b.u_period;
+  h.v_period = b.v_period;
+  h.length_unit = source.unit();
+  h.meters_per_unit = h.length_unit == LengthUnit::metre ? 1.0 : 1e-3;
+  for (const Counters& c : counters) {
+    h.invalid_points += c.invalid;
+    h.degenerate_points += c.degenerate;
+  }
+  h.source = info;
+  h.source.normals_flipped = options.flip_normals;
+
+  const auto t_commit = Clock::now();
+  writer.commit(h);
+  report.writing_seconds += seconds_since(t_commit);
+  report.total_seconds = seconds_since(t0);
+  return report;
+}
+
+}  // namespace surfdb

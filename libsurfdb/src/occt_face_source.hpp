@@ -1,0 +1,39 @@
+// SurfaceSource over an OpenCASCADE face: exact evaluation through BRepAdaptor_Surface (the
+// face's location applied) and inside/outside from BRepClass_FaceClassifier.
+#pragma once
+
+#include <BRepAdaptor_Surface.hxx>
+#include <TopoDS_Face.hxx>
+
+#include "surfdb/surface_source.hpp"
+
+namespace surfdb {
+
+class OcctFaceSource final : public SurfaceSource {
+ public:
+  OcctFaceSource(const TopoDS_Face& face, SourceInfo info, LengthUnit unit);
+
+  ParamBounds bounds() const override { return bounds_; }
+  SurfaceD2 d2(double u, double v) const override;
+  bool inside(double u, double v) const override;
+  SourceInfo info() const override { return info_; }
+  LengthUnit unit() const override { return unit_; }
+  std::unique_ptr<SurfaceSource> clone() const override;
+
+ private:
+  TopoDS_Face face_;
+  BRepAdaptor_Surface surface_;
+  SourceInfo info_;
+  LengthUnit unit_;
+  ParamBounds bounds_;
+  double tolerance_ = 0;
+  bool natural_bounds_ = false;  // untrimmed: every (u,v) of the rectangle is inside
+};
+
+/// Parameter rectangle of a face (BRepTools::UVBounds) with the periods of closed directions.
+ParamBounds face_bounds(const TopoDS_Face& face, const BRepAdaptor_Surface& surface);
+
+/// OpenCASCADE's name of the face's surface type, without the GeomAbs_ prefix.
+std::string surface_type_name(const BRepAdaptor_Surface& surface);
+
+}  // namespace surfdb

@@ -1,0 +1,49 @@
+// A surface database opened read-only and memory-mapped: the "model" half of the runtime.
+// One Database per file, shared (std::shared_ptr<const Database>) by every binding that uses it;
+// per-body state lives elsewhere (SurfaceBinding). All members are safe to call from many threads.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+
+#include "surfdb/formats/header.hpp"
+
+namespace surfdb {
+
+class Database {
+ public:
+  /// Maps the file and validates its header and checksum table.
+  /// Throws FormatError, its message starting with the path, when the file is missing,
+  /// unreadable, truncated or damaged.
+  static std::shared_ptr<const Database> open(const std::filesystem::path& path);
+
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  const std::filesystem::path& path() const;
+  const Header& header() const;
+  const RecordLayout& layout() const { return header().layout; }
+
+  /// Data record `number` (1..data_records). On first use its checksum is verified and its
+  /// values checked finite; a damaged record throws FormatError and is never returned.
+  const std::uint8_t* record(std::uint64_t number) const;
+
+  /// Number of the first damaged data record after checking all of them, 0 when all are intact.
+  std::uint64_t first_damaged_record() const;
+
+  /// Tells the kernel the pages of a record are not needed now, so they leave resident memory.
+  void release(std::uint64_t number) const;
+
+  /// The whole mapped file.
+  std::span<const std::uint8_t> bytes() const;
+
+ private:
+  Database();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace surfdb

@@ -1,0 +1,133 @@
+// The paper's octant (000 Eq. 3) at the paper's resolution, checked against the closed-form sphere.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "../support/file_bytes.hpp"
+#include "../support/node_values.hpp"
+#include "../support/temp_dir.hpp"
+#include "surfdb/analytic_surfaces.hpp"
+#include "surfdb/converter.hpp"
+#include "surfdb/formats/error.hpp"
+
+using namespace surfdb;
+using namespace surfdb::test;
+
+TEST_CASE("octant 999 x 999 in 27 x 27 records: header and sphere points and normals -p/R and pole") {
+  TempDir dir;
+  const auto octant = make_analytic_surface(AnalyticSpec{});  // R = 50 mm
+  const ConvertReport report = convert_surface(*octant, ConvertOptions{}, dir / "octant.sdb");
+  const auto db = Database::open(dir / "octant.sdb");
+  const Header& h = db->header();
+  CHECK(h.layout.u_points == 999);
+  CHECK(h.layout.v_points == 999);
+  CHECK(h.layout.u_record_points == 27);
+  CHECK(h.layout.u_records == 37);
+  CHECK(h.layout.v_records == 37);
+  CHECK(h.layout.data_records == 37 * 37);
+  CHECK(h.layout.record_bytes == 27 * 27 * 19 * 8);
+  CHECK(h.u0 == 0);
+  CHECK(h.u1 == std::numbers::pi / 2);
+  CHECK(h.du == std::numbers::pi / 2 / 998);
+  CHECK(h.invalid_points == 0);
+  CHECK(h.degenerate_points == 999);  // the whole row u = pi/2 collapses to the pole
+  CHECK(h.meters_per_unit == 1e-3);
+  CHECK(report.header.layout.file_bytes == std::filesystem::file_size(dir / "octant.sdb"));
+
+  const double R = 50;
+  double worst_radius = 0, worst_normal = 0, worst_frame = 0;
+  std::uint64_t flagged_degenerate = 0;
+  for (std::uint64_t i = 0; i < 999; ++i) {
+    for (std::uint64_t j = 0; j < 999; ++j) {
+      const auto n = node_values(*db, i, j);
+      const Eigen::Vector3d p(n[X], n[Y], n[Z]), nn(n[NX], n[NY], n[NZ]);
+      const Eigen::Vector3d t(n[TX], n[TY], n[TZ]), b(n[BX], n[BY], n[BZ]);
+      worst_radius = std::max(worst_radius, std::abs(p.norm() - R) / R);
+      worst_normal = std::max(worst_normal, (nn + p / R).norm());
+      worst_frame = std::max({worst_frame, std::abs(t.dot(nn)), (nn.cross(t) - b).norm()});
+      const auto flags = static_cast<std::uint32_t>(n[FLAGS]);
+      CHECK((flags & point_flags::valid) != 0);
+      flagged_degenerate += (flags & point_flags::degenerate) != 0;
+      if (i == 998) CHECK((flags & point_flags::degenerate) != 0);
+    }
+  }
+  CHECK(worst_radius < 1e-12);
+  CHECK(worst_normal < 1e-12);
+  CHECK(worst_frame < 1e-14);
+  CHECK(flagged_degenerate == 999);
+  // The last node is exactly the upper bound, not u0 + 998 du rounded.
+  CHECK(node_values(*db, 998, 0)[U] == std::numbers::pi / 2);
+}
+
+TEST_CASE("conversion is deterministic whatever the number of threads") {
+  TempDir dir;
+  AnalyticSpec spec;
+  spec.kind = AnalyticKind::torus;
+  spec.radius = 30;
+  spec.minor_radius = 8;
+  const auto torus = make_analytic_surface(spec);
+  ConvertOptions o;
+  o.grid = {101, 77};
+  o.record = {10, 9};
+  o.threads = 1;
+  convert_surface(*torus, o, dir / "one.sdb");
+  o.threads = 3;
+  convert_surface(*torus, o, dir / "three.sdb");
+  CHECK(read_bytes(dir / "one.sdb") == read_bytes(dir / "three.sdb"));
+  const auto db = Database::open(dir / "one.sdb");
+  CHECK(db->header().periodic_u);
+  CHECK(db->header().periodic_v);
+  CHECK(db->header().u_period == doctest::Approx(2 * std::numbers::pi));
+}
+
+TEST_CASE("padding nodes of edge records are invalid and float32 halves the record") {
+  TempDir dir;
+  AnalyticSpec spec;
+  spec.kind = AnalyticKind::plane;
+  const auto plane = make_analytic_surface(spec);
+  ConvertOptions o;
+  o.grid = {10, 10};
+  o.record = {4, 4};  // 3 x 3 records, the last row and column of records half padding
+  o.scalar = ScalarType::f32;
+  convert_surface(*plane, o, dir / "p.sdb");
+  const auto db = Database::open(dir / "p.sdb");
+  CHECK(db->layout().record_bytes == 4 * 4 * 19 * 4);
+  CHECK(db->header().scalar == ScalarType::f32);
+  // Node (9, 9) is real, the record's slot after it along v is padding.
+  CHECK(node_values(*db, 9, 9)[FLAGS] == 1);
+  CHECK(node_values(*db, 9, 9)[X] == doctest::Approx(100.0));
+  const RecordLayout& l = db->layout();
+  const std::uint8_t* last = db->record(l.data_records);
+  float flags_of_padding;
+  std::memcpy(&flags_of_padding, last + (l.points_per_record() - 1) * 19 * 4 + 18 * 4, 4);
+  CHECK(flags_of_padding == 0.0f);
+}
+
+TEST_CASE("a flipped byte in any record is found and a truncated file is refused") {
+  TempDir dir;
+  const auto octant = make_analytic_surface(AnalyticSpec{});
+  ConvertOptions o;
+  o.grid = {40, 30};
+  o.record = {8, 7};
+  convert_surface(*octant, o, dir / "o.sdb");
+  const auto good = read_bytes(dir / "o.sdb");
+  const Header h = decode_header(good, good.size());
+  for (std::uint64_t k = 1; k <= h.layout.data_records; ++k) {
+    auto bad = good;
+    bad[h.layout.record_offset(k) + (k * 37) % h.layout.record_bytes] ^= 0x40;
+    write_bytes(dir / "bad.sdb", bad);
+    CAPTURE(k);
+    CHECK(Database::open(dir / "bad.sdb")->first_damaged_record() == k);
+  }
+  auto truncated = good;
+  truncated.resize(good.size() - 1);
+  write_bytes(dir / "short.sdb", truncated);
+  CHECK_THROWS_WITH_AS(Database::open(dir / "short.sdb"), doctest::Contains("truncated"), FormatError);
+
+  // Damage in the checksum table is caught at open.
+  auto table = good;
+  table[h.layout.checksum_table_offset() + 3] ^= 1;
+  write_bytes(dir / "table.sdb", table);
+  CHECK_THROWS_WITH_AS(Database::open(dir / "table.sdb"), doctest::Contains("checksum table"), FormatError);
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The surfdb command as a user meets it: outputs, exit codes, one-line errors, nothing half-written.
+# Usage: cli_test.sh PATH/TO/surfdb
+set -u
+surfdb=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: non-zero exit, one line on stderr naming it.
+expect_fail() {
+  local what=$1 message=$2
+  shift 2
+  "$@" >"$dir/out" 2>"$dir/err"
+  local rc=$?
+  if [ $rc -eq 0 ]; then bad "$what: exit 0"; return; fi
+  if ! grep -qF -- "$message" "$dir/err"; then bad "$what: stderr lacks '$message': $(cat "$dir/err")"; return; fi
+  if [ "$(wc -l <"$dir/err")" -ne 1 ]; then bad "$what: more than one line on stderr"; return; fi
+  ok
+}
+
+cat >"$dir/patch.nurbs" <<'NURBS'
+surfdb-nurbs 1
+degree 1 2
+poles 2 3
+uknots 0 1
+umults 2 2
+vknots 0 1
+vmults 3 3
+points
+0 0 0
+0 5 2
+0 10 0
+10 0 0
+10 5 2
+10 10 0
+NURBS
+
+# A good conversion, its header and its checksums.
+if "$surfdb" convert --analytic octant --grid 60x50 --record 7x9 -o "$dir/o.sdb" 2>/dev/null; then ok; else bad "convert octant"; fi
+"$surfdb" info "$dir/o.sdb" --json >"$dir/info.json" || bad "info --json"
+python3 - "$dir/info.json" <<'PY' && ok || bad "info --json keys and values"
+import json, sys
+j = json.load(open(sys.argv[1]))
+keys = ["format_version", "u_points", "v_points", "u_record_points", "v_record_points", "u0", "v0",
+        "du", "dv", "record_bytes", "data_records", "file_bytes", "columns", "scalar", "length_unit",
+        "meters_per_unit", "periodic_u", "periodic_v", "invalid_points", "source"]
+missing = [k for k in keys if k not in j]
+assert not missing, missing
+assert j["u_points"] == 60 and j["v_points"] == 50 and j["data_records"] == 9 * 6
+assert j["columns"][:3] == ["u", "v", "x"] and j["scalar"] == "f64" and j["length_unit"] == "mm"
+assert j["source"]["kind"] == "analytic" and j["source"]["name"] == "octant"
+PY
+if "$surfdb" verify "$dir/o.sdb" >/dev/null; then ok; else bad "verify intact file"; fi
+"$surfdb" convert --analytic octant --grid 60x50 --record 7x9 -o "$dir/o2.sdb" 2>/dev/null
+if cmp -s "$dir/o.sdb" "$dir/o2.sdb"; then ok; else bad "same input and options give different bytes"; fi
+
+# NURBS text: list faces, convert.
+"$surfdb" convert "$dir/patch.nurbs" --list-faces >"$dir/faces.csv" 2>/dev/null || bad "list faces"
+if [ "$(sed -n 2p "$dir/faces.csv" | cut -d, -f1-2)" = "1,BSplineSurface" ]; then ok; else bad "list faces: $(cat "$dir/faces.csv")"; fi
+if "$surfdb" convert "$dir/patch.nurbs" --grid 20x20 --record 5x5 -o "$dir/patch.sdb" 2>/dev/null; then ok; else bad "convert nurbs"; fi
+if "$surfdb" convert "$dir/patch.nurbs" --all-faces --grid 20x20 --record 5x5 -o "$dir/all" 2>/dev/null \
+   && [ -f "$dir/all/face_0001.sdb" ] && grep -q "^1,face_0001.sdb,BSplineSurface" "$dir/all/index.csv"; then ok; else bad "all faces"; fi
+
+# Bad input: a clear line, a non-zero exit, nothing written.
+mkdir "$dir/a_directory"
+: >"$dir/empty.step"
+head -c 3000 /dev/urandom >"$dir/garbage.step"
+expect_fail "missing file" "no such file" "$surfdb" convert "$dir/none.step" -o "$dir/x.sdb"
+expect_fail "directory" "is a directory" "$surfdb" convert "$dir/a_directory" -o "$dir/x.sdb"
+expect_fail "empty file" "empty" "$surfdb" convert "$dir/empty.step" -o "$dir/x.sdb"
+expect_fail "garbage STEP" "cannot read this as a STEP file" "$surfdb" convert "$dir/garbage.step" -o "$dir/x.sdb"
+expect_fail "face out of range" "face 3 does not exist" "$surfdb" convert "$dir/patch.nurbs" --face 3 -o "$dir/x.sdb"
+expect_fail "grid too small" "at least 2x2" "$surfdb" convert "$dir/patch.nurbs" --grid 1x5 -o "$dir/x.sdb"
+expect_fail "grid syntax" "not of the form NUxNV" "$surfdb" convert "$dir/patch.nurbs" --grid 20by20 -o "$dir/x.sdb"
+expect_fail "record larger than grid" "larger than the grid" "$surfdb" convert "$dir/patch.nurbs" --grid 10x10 --record 11x2 -o "$dir/x.sdb"
+expect_fail "unwritable output" "cannot create a temporary file" "$surfdb" convert "$dir/patch.nurbs" --grid 10x10 --record 2x2 -o "$dir/no/such/dir/x.sdb"
+expect_fail "unknown analytic" "unknown analytic surface" "$surfdb" convert --analytic cube -o "$dir/x.sdb"
+expect_fail "negative radius" "radius must be a positive number" "$surfdb" convert --analytic sphere --radius -1 -o "$dir/x.sdb"
+if [ -e "$dir/x.sdb" ]; then bad "a failed conversion left x.sdb"; else ok; fi
+if [ -z "$(find "$dir" -name '.*.sdb.*')" ]; then ok; else bad "temporary files left behind"; fi
+
+# A failed conversion keeps the file it would have replaced.
+cp "$dir/o.sdb" "$dir/keep.sdb"
+"$surfdb" convert "$dir/patch.nurbs" --face 9 -o "$dir/keep.sdb" 2>/dev/null
+if cmp -s "$dir/o.sdb" "$dir/keep.sdb"; then ok; else bad "failed conversion changed the existing file"; fi
+
+# Damaged databases.
+size=$(stat -c %s "$dir/o.sdb")
+cp "$dir/o.sdb" "$dir/flipped.sdb"
+printf '\xff' | dd of="$dir/flipped.sdb" bs=1 seek=$((size / 2)) conv=notrunc status=none
+expect_fail "flipped byte" "data record" "$surfdb" verify "$dir/flipped.sdb"
+head -c $((size - 100)) "$dir/o.sdb" >"$dir/short.sdb"
+expect_fail "truncated info" "truncated" "$surfdb" info "$dir/short.sdb"
+expect_fail "truncated verify" "truncated" "$surfdb" verify "$dir/short.sdb"
+expect_fail "not a database" "wrong magic" "$surfdb" info "$dir/garbage.step"
+expect_fail "missing database" "no such file" "$surfdb" verify "$dir/none.sdb"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,165 @@
+// surfdb convert: CAD face, NURBS text or analytic surface -> surface database.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <stdexcept>
+
+#include "commands.hpp"
+#include "log.hpp"
+#include "number_format.hpp"
+#include "progress_bar.hpp"
+#include "surfdb/analytic_surfaces.hpp"
+#include "surfdb/cad_model.hpp"
+#include "surfdb/converter.hpp"
+
+namespace surfdb::cli {
+namespace {
+
+struct ConvertArgs {
+  std::string input, output, grid = "999x999", record = "27x27", analytic;
+  std::uint32_t face = 1;
+  bool float32 = false, flip_normals = false, list_faces = false, all_faces = false;
+  unsigned threads = 0;
+  AnalyticSpec spec;
+  std::vector<double> u_range, v_range;
+};
+
+// "NUxNV" -> two positive whole numbers.
+std::pair<std::uint64_t, std::uint64_t> parse_pair(const std::string& text, const char* option) {
+  static const std::regex pattern(R"((\d{1,10})[xX](\d{1,10}))");
+  std::smatch m;
+  if (!std::regex_match(text, m, pattern))
+    throw std::invalid_argument(std::string(option) + " '" + text + "' is not of the form NUxNV");
+  return {std::stoull(m[1]), std::stoull(m[2])};
+}
+
+ConvertOptions options_from(const ConvertArgs& a) {
+  ConvertOptions o;
+  const auto [nu, nv] = parse_pair(a.grid, "--grid");
+  if (nu < 2 || nv < 2)
+    throw std::invalid_argument("--grid " + a.grid + ": at least 2x2 points are needed");
+  const auto [pu, pv] = parse_pair(a.record, "--record");
+  if (pu < 1 || pv < 1) throw std::invalid_argument("--record " + a.record + ": at least 1x1 points");
+  if (pu > nu || pv > nv)
+    throw std::invalid_argument("--record " + a.record + " is larger than the grid " + a.grid);
+  o.grid = {nu, nv};
+  o.record = {static_cast<std::uint32_t>(pu), static_cast<std::uint32_t>(pv)};
+  o.scalar = a.float32 ? ScalarType::f32 : ScalarType::f64;
+  o.flip_normals = a.flip_normals;
+  o.threads = a.threads;
+  return o;
+}
+
+void convert_one(const SurfaceSource& source, const ConvertOptions& options,
+                 const std::filesystem::path& out) {
+  ProgressBar bar("converting " + out.filename().string());
+  const ConvertReport r = convert_surface(source, options, out, [&](std::uint64_t done, std::uint64_t total) {
+    bar.update(done, total);
+  });
+  const double points = static_cast<double>(r.header.layout.u_points * r.header.layout.v_points);
+  spdlog::info("wrote {}: {} x {} points in {} records of {} bytes, {} invalid, {} degenerate; "
+               "{:.2f} s ({:.2f} s sampling, {:.2f} s writing), {:.3g} points/s",
+               out.string(), r.header.layout.u_points, r.header.layout.v_points,
+               r.header.layout.data_records, r.header.layout.record_bytes, r.header.invalid_points,
+               r.header.degenerate_points, r.total_seconds, r.sampling_seconds, r.writing_seconds,
+               points / r.total_seconds);
+}
+
+void list_faces(const CadModel& model) {
+  std::printf("face,surface_type,u_min,u_max,v_min,v_max,orientation,area\n");
+  for (std::uint32_t f = 1; f <= model.face_count(); ++f) {
+    const FaceInfo i = model.face_info(f);
+    std::printf("%u,%s,%s,%s,%s,%s,%s,%s\n", i.index, i.surface_type.c_str(),
+                format_number(i.bounds.u0).c_str(), format_number(i.bounds.u1).c_str(),
+                format_number(i.bounds.v0).c_str(), format_number(i.bounds.v1).c_str(),
+                i.orientation == FaceOrientation::reversed ? "reversed" : "forward",
+                format_number(i.area).c_str());
+  }
+}
+
+void convert_all_faces(const CadModel& model, const ConvertOptions& options,
+                       const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir))
+    throw std::runtime_error("cannot create output directory " + dir.string());
+  std::string index = "face,file,surface_type,orientation\n";
+  for (std::uint32_t f = 1; f <= model.face_count(); ++f) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "face_%04u.sdb", f);
+    const auto source = model.face(f);
+    try {
+      convert_one(*source, options, dir / name);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("face " + std::to_string(f) + ": " + e.what());
+    }
+    const SourceInfo s = source->info();
+    index += std::to_string(f) + "," + name + "," + s.surface_type + "," +
+             (s.orientation == FaceOrientation::reversed ? "reversed" : "forward") + "\n";
+  }
+  // The index is written last and renamed into place, so it only lists complete files.
+  const auto tmp = dir / ".index.csv.tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << index;
+    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, dir / "index.csv");
+  spdlog::info("wrote {} faces and {}", model.face_count(), (dir / "index.csv").string());
+}
+
+void run(const ConvertArgs& a) {
+  if (!a.analytic.empty()) {
+    if (!a.input.empty()) throw std::invalid_argument("give either INPUT or --analytic, not both");
+    if (a.output.empty()) throw std::invalid_argument("-o OUT.sdb is required");
+    AnalyticSpec spec = a.spec;
+    spec.kind = parse_analytic_kind(a.analytic);
+    if (!a.u_range.empty()) spec.u_range = std::pair{a.u_range[0], a.u_range[1]};
+    if (!a.v_range.empty()) spec.v_range = std::pair{a.v_range[0], a.v_range[1]};
+    const auto source = make_analytic_surface(spec);
+    convert_one(*source, options_from(a), a.output);
+    return;
+  }
+  if (a.input.empty()) throw std::invalid_argument("give an INPUT file or --analytic KIND");
+  if (a.list_faces) {
+    list_faces(CadModel::load(a.input));
+    return;
+  }
+  if (a.output.empty()) throw std::invalid_argument("-o OUT is required");
+  const ConvertOptions options = options_from(a);  // checked before the CAD file is read
+  const CadModel model = CadModel::load(a.input);
+  if (a.all_faces) {
+    convert_all_faces(model, options, a.output);
+    return;
+  }
+  const auto source = model.face(a.face);
+  convert_one(*source, options, a.output);
+}
+
+}  // namespace
+
+void add_convert_command(CLI::App& app) {
+  auto args = std::make_shared<ConvertArgs>();
+  CLI::App* cmd = app.add_subcommand("convert", "Sample a CAD face, NURBS surface or analytic surface into a surface database");
+  cmd->add_option("INPUT", args->input, "STEP, IGES, BREP or .nurbs file");
+  cmd->add_option("-o,--output", args->output, "Output .sdb file (a directory with --all-faces)");
+  cmd->add_option("--face", args->face, "Face number, 1-based, as --list-faces shows")->check(CLI::PositiveNumber);
+  cmd->add_option("--grid", args->grid, "Grid points NUxNV, end points included")->capture_default_str();
+  cmd->add_option("--record", args->record, "Points per record PUxPV")->capture_default_str();
+  cmd->add_flag("--float32", args->float32, "Store 32-bit floats instead of 64-bit");
+  cmd->add_flag("--flip-normals", args->flip_normals, "Store the opposite normals");
+  cmd->add_flag("--list-faces", args->list_faces, "List the faces of INPUT as CSV and stop");
+  cmd->add_flag("--all-faces", args->all_faces, "Convert every face into the directory given by -o");
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");
+  cmd->add_option("--analytic", args->analytic, "Built-in surface: octant, sphere, plane, cylinder, torus");
+  cmd->add_option("--radius", args->spec.radius, "Radius R of the analytic surface, mm")->capture_default_str();
+  cmd->add_option("--minor-radius", args->spec.minor_radius, "Tube radius r of the torus, mm")->capture_default_str();
+  cmd->add_option("--length", args->spec.length, "Plane side or cylinder height, mm")->capture_default_str();
+  cmd->add_option("--u-range", args->u_range, "Parameter range U0 U1 of the analytic surface")->expected(2);
+  cmd->add_option("--v-range", args->v_range, "Parameter range V0 V1 of the analytic surface")->expected(2);
+  cmd->callback([args] { run(*args); });
+}
+
+}  // namespace surfdb::cli

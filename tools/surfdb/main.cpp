@@ -1,0 +1,32 @@
+// surfdb: convert CAD surfaces to surface databases, inspect, verify and query them, simulate.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "commands.hpp"
+#include "log.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"surfdb: precomputed surface lookup tables for contact in multibody dynamics"};
+  app.require_subcommand(1);
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Log more detail on standard error");
+  surfdb::cli::add_convert_command(app);
+  surfdb::cli::add_info_command(app);
+  surfdb::cli::add_verify_command(app);
+  app.parse_complete_callback([&] { surfdb::cli::init_logging(verbose); });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "surfdb: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -13,7 +13,7 @@ packages=(
   libocct-data-exchange-dev libtbb-dev  # OCCT's CMake targets name libtbb.so
   libboost-dev libeigen3-dev libspdlog-dev libfmt-dev
   doctest-dev libcli11-dev libsundials-dev libbenchmark-dev
-  libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev
+  libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev libnanoflann-dev
   python3 python3-matplotlib python3-numpy
 )
 

@@ -1,11 +1,11 @@
 // surfdb convert: CAD face, NURBS text or analytic surface -> surface database.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <regex>
 #include <stdexcept>
 
+#include "atomic_file.hpp"
 #include "commands.hpp"
 #include "log.hpp"
 #include "number_format.hpp"
@@ -99,14 +99,10 @@ void convert_all_faces(const CadModel& model, const ConvertOptions& options,
     index += std::to_string(f) + "," + name + "," + s.surface_type + "," +
              (s.orientation == FaceOrientation::reversed ? "reversed" : "forward") + "\n";
   }
-  // The index is written last and renamed into place, so it only lists complete files.
-  const auto tmp = dir / ".index.csv.tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << index;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, dir / "index.csv");
+  // The index is written last, so it only lists complete files.
+  AtomicFile out(dir / "index.csv");
+  std::fputs(index.c_str(), out.get());
+  out.commit();
   spdlog::info("wrote {} faces and {}", model.face_count(), (dir / "index.csv").string());
 }
 

@@ -11,5 +11,8 @@ namespace surfdb::cli {
 void add_convert_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
+void add_query_command(CLI::App& app);
+void add_project_command(CLI::App& app);
+void add_export_command(CLI::App& app);
 
 }  // namespace surfdb::cli

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   surfdb::cli::add_convert_command(app);
   surfdb::cli::add_info_command(app);
   surfdb::cli::add_verify_command(app);
+  surfdb::cli::add_query_command(app);
+  surfdb::cli::add_project_command(app);
+  surfdb::cli::add_export_command(app);
   app.parse_complete_callback([&] { surfdb::cli::init_logging(verbose); });
   try {
     app.parse(argc, argv);

@@ -1,0 +1,29 @@
+// A k-d tree (nanoflann) over the valid grid nodes of a database: the global initial guess for
+// projections and first contacts. Read-only model data, built once per database and shareable.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+
+#include "surfdb/formats/record_layout.hpp"
+#include "surfdb/runtime/database.hpp"
+
+namespace surfdb {
+
+class NodeTree {
+ public:
+  /// Reads every data record once (verifying it). Throws FormatError when a record is damaged or
+  /// no node is valid.
+  static std::shared_ptr<const NodeTree> build(const Database& db);
+  ~NodeTree();
+
+  /// The valid grid node nearest to x (file length unit).
+  NodeIndex nearest(const Eigen::Vector3d& x) const;
+
+ private:
+  NodeTree();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace surfdb

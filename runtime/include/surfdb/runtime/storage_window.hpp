@@ -1,0 +1,79 @@
+// A storage window: the block of records kept at hand around one body's contact point on one
+// surface (paper 000 §3.3). Per-binding mutable state ("data"); the database it reads from is shared.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "surfdb/runtime/database.hpp"
+
+namespace surfdb {
+
+/// How a window holds its records, for comparing the strategies.
+enum class Residency : std::uint8_t {
+  full_load,       // every data record copied into memory once; the window never moves
+  window_copy,     // the window's records copied into a compact buffer at each update
+  direct_mapping,  // the window's records read in place from the mapping; pages leaving it released
+};
+
+const char* residency_name(Residency r);  // "full", "copy", "direct"
+
+/// Window extent in records; clamped to the file's record grid.
+struct WindowSize {
+  std::uint32_t u_records = 5;
+  std::uint32_t v_records = 5;
+};
+
+struct WindowStats {
+  std::uint64_t updates = 0;         // window moves after the first placement
+  std::uint64_t records_read = 0;    // records brought into the window, the first placement included
+  std::uint64_t outside_reads = 0;   // record accesses outside the window (cells straddling its edge)
+  std::uint64_t bytes_resident = 0;  // bytes of records this window holds now
+};
+
+class StorageWindow {
+ public:
+  /// Throws FormatError when a record it must read is damaged.
+  StorageWindow(std::shared_ptr<const Database> db, WindowSize size, Residency residency);
+  ~StorageWindow();
+  StorageWindow(StorageWindow&&) noexcept;
+  StorageWindow& operator=(StorageWindow&&) noexcept;
+
+  /// Steps 1-6 of the seven-step rule for the record holding the contact point: keep the window
+  /// when that record is inside and not on its border; otherwise centre the window on it and read
+  /// the new records. A border that is also the surface's border does not move the window.
+  /// Returns true when the window moved.
+  bool follow(RecordIndex contact);
+
+  /// The record's bytes: from the window when inside it, else straight from the database.
+  const std::uint8_t* record(RecordIndex r) {
+    if (r.ti - origin_.ti < size_.u_records && r.tj - origin_.tj < size_.v_records)
+      return slots_[(r.ti - origin_.ti) * size_.v_records + (r.tj - origin_.tj)];
+    ++stats_.outside_reads;
+    return db_->record(db_->layout().record_number(r));
+  }
+
+  RecordIndex origin() const { return origin_; }  // first record (lowest ti, tj) of the window
+  WindowSize size() const { return size_; }
+  Residency residency() const { return residency_; }
+  const WindowStats& stats() const { return stats_; }
+  bool placed() const { return placed_; }
+  bool contains(RecordIndex r) const {
+    return r.ti - origin_.ti < size_.u_records && r.tj - origin_.tj < size_.v_records;
+  }
+
+ private:
+  void place(RecordIndex new_origin);
+
+  std::shared_ptr<const Database> db_;
+  WindowSize size_;
+  Residency residency_;
+  RecordIndex origin_{};
+  bool placed_ = false;
+  std::vector<const std::uint8_t*> slots_;  // u-major pointers to the window's records
+  std::vector<std::uint8_t> buffer_;        // full_load: all records; window_copy: the window's
+  WindowStats stats_;
+};
+
+}  // namespace surfdb

@@ -1,0 +1,47 @@
+// One body's use of one surface database: the shared, read-only database plus this binding's
+// storage window. Queries return point and frame at any (u,v) of the surface's own parameters.
+// A binding is not thread-safe; distinct bindings (even on one database) may be used from
+// different threads at once.
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "surfdb/runtime/database.hpp"
+#include "surfdb/runtime/interp_bilinear.hpp"
+#include "surfdb/runtime/storage_window.hpp"
+#include "surfdb/runtime/surface_point.hpp"
+
+namespace surfdb {
+
+enum class WindowPolicy : std::uint8_t {
+  follow,  // move the window by the seven-step rule to the record holding (u,v) first
+  hold,    // leave the window where it is (Newton iterations between accepted steps)
+};
+
+class SurfaceBinding {
+ public:
+  explicit SurfaceBinding(std::shared_ptr<const Database> db, WindowSize window = {},
+                          Residency residency = Residency::direct_mapping);
+
+  /// Point and frame at (u,v). On a grid line or at exactly u1/v1 the point is inside (the last
+  /// cell takes the upper edge); periodic directions wrap; beyond a non-periodic bound the answer
+  /// is at the nearest boundary point with status outside_domain. Never throws for any (u,v),
+  /// NaN included; throws FormatError only if a record it must read is damaged.
+  SurfacePoint query(double u, double v, WindowPolicy policy = WindowPolicy::follow);
+
+  const Database& database() const { return *db_; }
+  const std::shared_ptr<const Database>& shared_database() const { return db_; }
+  StorageWindow& window() { return window_; }
+  const StorageWindow& window() const { return window_; }
+
+ private:
+  NodeFrame load(std::uint64_t i, std::uint64_t j);
+
+  std::shared_ptr<const Database> db_;
+  StorageWindow window_;
+  // Value offsets in a node of x y z nx ny nz tx ty tz k1 k2 flags; -1 where a column is absent.
+  std::array<int, 12> columns_{};
+};
+
+}  // namespace surfdb

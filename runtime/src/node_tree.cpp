@@ -1,0 +1,82 @@
+#include "surfdb/runtime/node_tree.hpp"
+
+#include <cstring>
+#include <nanoflann.hpp>
+#include <vector>
+
+#include "surfdb/formats/error.hpp"
+
+namespace surfdb {
+
+struct NodeTree::Impl {
+  // nanoflann's dataset interface over the node points.
+  struct Points {
+    std::vector<double> xyz;          // 3 per node
+    std::vector<std::uint64_t> node;  // i * v_points + j
+    std::size_t kdtree_get_point_count() const { return node.size(); }
+    double kdtree_get_pt(std::size_t k, std::size_t dim) const { return xyz[3 * k + dim]; }
+    template <class Box>
+    bool kdtree_get_bbox(Box&) const { return false; }
+  };
+  using Tree = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<double, Points>,
+                                                   Points, 3, std::size_t>;
+  Points points;
+  std::unique_ptr<Tree> tree;
+  std::uint64_t v_points = 0;
+};
+
+NodeTree::NodeTree() : impl_(std::make_unique<Impl>()) {}
+NodeTree::~NodeTree() = default;
+
+std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
+  const Header& h = db.header();
+  const RecordLayout& l = h.layout;
+  const int cx = column_offset(h, Column::x), cy = column_offset(h, Column::y),
+            cz = column_offset(h, Column::z), cf = column_offset(h, Column::flags);
+  std::shared_ptr<NodeTree> tree(new NodeTree());
+  Impl& d = *tree->impl_;
+  d.v_points = l.v_points;
+  const auto value = [&](const std::uint8_t* node, int column) {
+    if (l.scalar_bytes == 8) {
+      double x;
+      std::memcpy(&x, node + 8 * column, 8);
+      return x;
+    }
+    float f;
+    std::memcpy(&f, node + 4 * column, 4);
+    return static_cast<double>(f);
+  };
+  d.points.xyz.reserve(3 * l.u_points * l.v_points);
+  d.points.node.reserve(l.u_points * l.v_points);
+  for (std::uint64_t k = 1; k <= l.data_records; ++k) {
+    const std::uint8_t* record = db.record(k);
+    const RecordIndex r = l.record_index(k);
+    for (std::uint64_t li = 0; li < l.u_record_points; ++li) {
+      for (std::uint64_t lj = 0; lj < l.v_record_points; ++lj) {
+        const NodeIndex n{r.ti * l.u_record_points + li, r.tj * l.v_record_points + lj};
+        if (n.i >= l.u_points || n.j >= l.v_points) continue;
+        const std::uint8_t* at = record + l.slot_of_node(n) * l.column_count * l.scalar_bytes;
+        if (cf >= 0 && !(static_cast<std::uint32_t>(value(at, cf)) & point_flags::valid)) continue;
+        d.points.xyz.insert(d.points.xyz.end(), {value(at, cx), value(at, cy), value(at, cz)});
+        d.points.node.push_back(n.i * l.v_points + n.j);
+      }
+    }
+    db.release(k);
+  }
+  if (d.points.node.empty()) throw FormatError(db.path().string() + ": no valid grid node");
+  d.tree = std::make_unique<Impl::Tree>(3, d.points, nanoflann::KDTreeSingleIndexAdaptorParams(16));
+  d.tree->buildIndex();
+  return tree;
+}
+
+NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const {
+  std::size_t k = 0;
+  double distance2 = 0;
+  nanoflann::KNNResultSet<double, std::size_t> result(1);
+  result.init(&k, &distance2);
+  impl_->tree->findNeighbors(result, x.data(), nanoflann::SearchParams());
+  const std::uint64_t node = impl_->points.node[k];
+  return {node / impl_->v_points, node % impl_->v_points};
+}
+
+}  // namespace surfdb

@@ -1,0 +1,53 @@
+#include "surfdb/runtime/projection.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+namespace surfdb {
+namespace {
+constexpr int kMaxIterations = 30;
+constexpr double kStepCells = 4;     // a step moves at most this many cells along u or v
+constexpr double kTolerance = 1e-10;  // converged when a step is below this fraction of a cell
+}  // namespace
+
+Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, double u, double v) {
+  const Header& h = binding.database().header();
+  Projection out;
+  out.point = binding.query(u, v);
+  double d = (x - out.point.p).dot(out.point.n);
+  for (int it = 1; it <= kMaxIterations; ++it) {
+    const SurfacePoint& s = out.point;
+    // G(u, v, d) = p + d n - x = 0, J = [p_u + d n_u, p_v + d n_v, n]
+    Eigen::Matrix3d J;
+    J.col(0) = s.dp_du + d * s.dn_du;
+    J.col(1) = s.dp_dv + d * s.dn_dv;
+    J.col(2) = s.n;
+    const Eigen::Vector3d step = J.partialPivLu().solve(x - s.p - d * s.n);
+    if (!step.allFinite()) break;
+    const double scale = std::max({1.0, std::abs(step[0]) / (kStepCells * h.du),
+                                   std::abs(step[1]) / (kStepCells * h.dv)});
+    out.point = binding.query(s.u + step[0] / scale, s.v + step[1] / scale, WindowPolicy::hold);
+    d = (x - out.point.p).dot(out.point.n);
+    out.iterations = it;
+    if (scale == 1.0 && std::abs(step[0]) < kTolerance * h.du && std::abs(step[1]) < kTolerance * h.dv) {
+      out.converged = true;
+      break;
+    }
+  }
+  binding.query(out.point.u, out.point.v);  // the window follows the answer
+  out.distance = d;
+  return out;
+}
+
+Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x) {
+  const Header& h = binding.database().header();
+  const NodeIndex n = tree.nearest(x);
+  const auto at = [](double lo, double hi, double step, std::uint64_t i, std::uint64_t count) {
+    return i + 1 == count ? hi : lo + static_cast<double>(i) * step;
+  };
+  return project_local(binding, x, at(h.u0, h.u1, h.du, n.i, h.layout.u_points),
+                       at(h.v0, h.v1, h.dv, n.j, h.layout.v_points));
+}
+
+}  // namespace surfdb

@@ -1,0 +1,95 @@
+#include "surfdb/runtime/storage_window.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace surfdb {
+
+const char* residency_name(Residency r) {
+  switch (r) {
+    case Residency::full_load: return "full";
+    case Residency::window_copy: return "copy";
+    case Residency::direct_mapping: return "direct";
+  }
+  return "?";
+}
+
+StorageWindow::StorageWindow(std::shared_ptr<const Database> db, WindowSize size, Residency residency)
+    : db_(std::move(db)), residency_(residency) {
+  const RecordLayout& l = db_->layout();
+  if (size.u_records < 1 || size.v_records < 1)
+    throw std::invalid_argument("a storage window needs at least 1 x 1 records");
+  if (residency_ == Residency::full_load) {
+    size_ = {static_cast<std::uint32_t>(l.u_records), static_cast<std::uint32_t>(l.v_records)};
+  } else {
+    size_.u_records = static_cast<std::uint32_t>(std::min<std::uint64_t>(size.u_records, l.u_records));
+    size_.v_records = static_cast<std::uint32_t>(std::min<std::uint64_t>(size.v_records, l.v_records));
+  }
+  slots_.assign(std::size_t{size_.u_records} * size_.v_records, nullptr);
+  if (residency_ != Residency::direct_mapping) buffer_.resize(slots_.size() * l.record_bytes);
+  if (residency_ == Residency::full_load) place({0, 0});
+}
+
+StorageWindow::~StorageWindow() = default;
+StorageWindow::StorageWindow(StorageWindow&&) noexcept = default;
+StorageWindow& StorageWindow::operator=(StorageWindow&&) noexcept = default;
+
+bool StorageWindow::follow(RecordIndex contact) {
+  const RecordLayout& l = db_->layout();
+  if (placed_ && contains(contact)) {
+    const bool border = contact.ti == origin_.ti || contact.ti == origin_.ti + size_.u_records - 1 ||
+                        contact.tj == origin_.tj || contact.tj == origin_.tj + size_.v_records - 1;
+    if (!border) return false;
+  }
+  const auto centred = [](std::uint64_t at, std::uint32_t extent, std::uint64_t count) {
+    const std::uint64_t half = extent / 2;
+    return std::min(at > half ? at - half : 0, count - extent);
+  };
+  const RecordIndex target{centred(contact.ti, size_.u_records, l.u_records),
+                           centred(contact.tj, size_.v_records, l.v_records)};
+  if (placed_ && target == origin_) return false;  // the border is the surface's own
+  if (placed_) ++stats_.updates;
+  place(target);
+  return true;
+}
+
+void StorageWindow::place(RecordIndex new_origin) {
+  const RecordLayout& l = db_->layout();
+  const bool direct = residency_ == Residency::direct_mapping;
+  const RecordIndex old_origin = origin_;
+  const bool had = placed_;
+  origin_ = new_origin;
+  placed_ = true;
+  for (std::uint32_t a = 0; a < size_.u_records; ++a) {
+    for (std::uint32_t b = 0; b < size_.v_records; ++b) {
+      const RecordIndex r{new_origin.ti + a, new_origin.tj + b};
+      const std::size_t slot = std::size_t{a} * size_.v_records + b;
+      const std::uint64_t number = l.record_number(r);
+      const std::uint8_t* source = db_->record(number);
+      if (direct) {
+        // Unsigned wrap-around makes "r before the old origin" fail the extent test too.
+        const bool kept = had && r.ti - old_origin.ti < size_.u_records && r.tj - old_origin.tj < size_.v_records;
+        stats_.records_read += !kept;
+        slots_[slot] = source;
+      } else {
+        std::uint8_t* copy = buffer_.data() + slot * l.record_bytes;
+        std::memcpy(copy, source, l.record_bytes);
+        db_->release(number);  // the copy is what stays resident, not the mapped pages
+        ++stats_.records_read;
+        slots_[slot] = copy;
+      }
+    }
+  }
+  if (direct && had) {  // pages of records that left the window go
+    for (std::uint32_t a = 0; a < size_.u_records; ++a) {
+      for (std::uint32_t b = 0; b < size_.v_records; ++b) {
+        const RecordIndex r{old_origin.ti + a, old_origin.tj + b};
+        if (!contains(r)) db_->release(l.record_number(r));
+      }
+    }
+  }
+  stats_.bytes_resident = direct ? slots_.size() * l.record_bytes : buffer_.size();
+}
+
+}  // namespace surfdb

@@ -1,0 +1,60 @@
+// surfdb project: the closest surface point to (x,y,z), one point or a batch.
+#include <CLI/CLI.hpp>
+
+#include "batch_input.hpp"
+#include "commands.hpp"
+#include "point_rows.hpp"
+#include "surfdb/runtime/projection.hpp"
+
+namespace surfdb::cli {
+namespace {
+
+struct ProjectArgs {
+  std::string file, batch;
+  std::vector<double> xyz, guess;
+  bool json = false;
+};
+
+void run(const ProjectArgs& a) {
+  if (a.xyz.empty() == a.batch.empty()) throw std::invalid_argument("give either --xyz X Y Z or --batch PATH|-");
+  const auto db = Database::open(a.file);
+  SurfaceBinding binding(db);
+  std::shared_ptr<const NodeTree> tree;  // built on the first global search only
+  std::optional<std::pair<double, double>> warm;
+  if (!a.guess.empty()) warm = std::pair{a.guess[0], a.guess[1]};
+  const auto solve = [&](const Eigen::Vector3d& x) {
+    if (warm) {
+      const Projection p = project_local(binding, x, warm->first, warm->second);
+      if (p.converged && p.point.status == QueryStatus::valid) return p;
+    }
+    if (!tree) tree = NodeTree::build(*db);
+    return project_global(binding, *tree, x);
+  };
+  if (!a.json) print_point_header(true);
+  const auto emit = [&](const Eigen::Vector3d& x) {
+    const Projection p = solve(x);
+    warm = std::pair{p.point.u, p.point.v};
+    print_point_row(p.point, p.distance, a.json);
+  };
+  if (!a.xyz.empty()) {
+    emit({a.xyz[0], a.xyz[1], a.xyz[2]});
+    return;
+  }
+  BatchInput<3> in(a.batch);
+  for (std::array<double, 3> row; in.next(row);) emit({row[0], row[1], row[2]});
+}
+
+}  // namespace
+
+void add_project_command(CLI::App& app) {
+  auto args = std::make_shared<ProjectArgs>();
+  CLI::App* cmd = app.add_subcommand("project", "Closest surface point to a point in space");
+  cmd->add_option("FILE", args->file, "Surface database (.sdb)")->required();
+  cmd->add_option("--xyz", args->xyz, "One point X Y Z, in the file's length unit")->expected(3);
+  cmd->add_option("--batch", args->batch, "File of 'x y z' lines, or - for standard input");
+  cmd->add_option("--uv", args->guess, "Initial guess U V (default: global search)")->expected(2);
+  cmd->add_flag("--json", args->json, "One JSON object per row instead of CSV");
+  cmd->callback([args] { run(*args); });
+}
+
+}  // namespace surfdb::cli

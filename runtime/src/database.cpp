@@ -114,9 +114,10 @@ void Database::release(std::uint64_t number) const {
   static const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   const RecordLayout& l = impl_->header.layout;
   const auto base = reinterpret_cast<std::uintptr_t>(impl_->bytes.data());
-  // Only whole pages inside the record: a page shared with a neighbour may still be in use.
-  const std::uint64_t begin = (l.record_offset(number) + page - 1) / page * page;
-  const std::uint64_t end = (l.record_offset(number) + l.record_bytes) / page * page;
+  // Every page the record touches. A page shared with a neighbour still in use is simply read
+  // back from the page cache on its next access: the mapping is read-only and file-backed.
+  const std::uint64_t begin = l.record_offset(number) / page * page;
+  const std::uint64_t end = (l.record_offset(number) + l.record_bytes + page - 1) / page * page;
   if (end > begin)
     ::madvise(reinterpret_cast<void*>(base + begin), end - begin, MADV_DONTNEED);
 }

@@ -33,7 +33,9 @@ AxisHit locate(double x, double lo, double hi, double step, std::uint64_t nodes,
     x = x < lo ? lo : hi;
     outside = true;
   }
-  const double f = (x - lo) / step;
+  double f = (x - lo) / step;
+  const double node = std::nearbyint(f);
+  if (std::abs(f - node) < 1e-9) f = node;  // on a grid line: the stored values, exactly
   std::uint64_t cell = f <= 0 ? 0 : static_cast<std::uint64_t>(f);
   if (cell > nodes - 2) cell = nodes - 2;  // the last cell takes the upper edge
   double local = f - static_cast<double>(cell);

@@ -89,6 +89,33 @@ cp "$dir/o.sdb" "$dir/keep.sdb"
 "$surfdb" convert "$dir/patch.nurbs" --face 9 -o "$dir/keep.sdb" 2>/dev/null
 if cmp -s "$dir/o.sdb" "$dir/keep.sdb"; then ok; else bad "failed conversion changed the existing file"; fi
 
+# Queries, projections and exports.
+row=$("$surfdb" query "$dir/o.sdb" --uv 0.5 0.7 | sed -n 2p)
+python3 - "$row" <<'PY' && ok || bad "query row: $row"
+import math, sys
+v = [float(x) for x in sys.argv[1].split(",")]
+u, w = v[0], v[1]
+exact = [50 * math.cos(u) * math.cos(w), 50 * math.cos(u) * math.sin(w), 50 * math.sin(u)]
+assert len(v) == 15 and v[14] == 1
+assert max(abs(a - b) for a, b in zip(v[2:5], exact)) < 0.05  # 60 x 50 grid: chord error < 0.05 mm
+PY
+if "$surfdb" query "$dir/o.sdb" --uv 5 0.1 | sed -n 2p | grep -q ',0$'; then ok; else bad "outside query not valid=0"; fi
+printf '0.1 0.2\n# comment\n\n0.3,0.4\n' | "$surfdb" query "$dir/o.sdb" --batch - >"$dir/batch.csv" || bad "batch query"
+if [ "$(wc -l <"$dir/batch.csv")" -eq 3 ]; then ok; else bad "batch rows: $(cat "$dir/batch.csv")"; fi
+printf '0.1 0.2\n0.3 oops\n' >"$dir/bad_batch.txt"
+expect_fail "malformed batch line" "bad_batch.txt:2: expected 2 numbers" "$surfdb" query "$dir/o.sdb" --batch "$dir/bad_batch.txt"
+"$surfdb" project "$dir/o.sdb" --xyz 20 20 20 --json >"$dir/p.json" || bad "project"
+python3 - "$dir/p.json" <<'PY' && ok || bad "project answer"
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+assert abs(j["distance"] - (50 - math.sqrt(1200))) < 0.05 and j["valid"] == 1
+PY
+"$surfdb" export "$dir/o.sdb" -o "$dir/o.csv" || bad "export csv"
+if [ "$(wc -l <"$dir/o.csv")" -eq 3001 ]; then ok; else bad "export csv rows"; fi
+"$surfdb" export "$dir/o.sdb" --format vtk -o "$dir/o.vtk" || bad "export vtk"
+if head -c 200 "$dir/o.vtk" | grep -q "DIMENSIONS 50 60 1"; then ok; else bad "vtk header"; fi
+expect_fail "export format" "--format must be csv or vtk" "$surfdb" export "$dir/o.sdb" --format obj -o "$dir/o.obj"
+
 # Damaged databases.
 size=$(stat -c %s "$dir/o.sdb")
 cp "$dir/o.sdb" "$dir/flipped.sdb"

@@ -1,0 +1,121 @@
+// Queries on the paper's octant against the closed-form sphere, and the query contract at the
+// domain's edges.
+#include "surfdb/runtime/surface_binding.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <thread>
+
+#include "../support/node_values.hpp"
+#include "../support/octant_fixture.hpp"
+
+using namespace surfdb;
+using namespace surfdb::test;
+using Eigen::Vector3d;
+
+namespace {
+constexpr double R = 50, pi = std::numbers::pi;
+
+Vector3d octant(double u, double v) {
+  return R * Vector3d(std::cos(u) * std::cos(v), std::cos(u) * std::sin(v), std::sin(u));
+}
+
+double angle(const Vector3d& a, const Vector3d& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); }
+}  // namespace
+
+TEST_CASE("octant at random (u,v): within the chord bound and frames within 1e-5 rad") {
+  const auto db = paper_octant();
+  SurfaceBinding binding(db, {5, 5}, Residency::direct_mapping);
+  const double h = db->header().du;  // du = dv
+  const double chord = (h * h * R + h * h * R) / 8;  // (du^2 |s_uu| + dv^2 |s_vv|) / 8, |s_uu| = R
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> param(0, pi / 2 - 0.05);  // frames are singular at the pole
+  double worst_point = 0, worst_n = 0, worst_t = 0, worst_b = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const double u = param(rng), v = param(rng);
+    const SurfacePoint s = binding.query(u, v);
+    REQUIRE(s.status == QueryStatus::valid);
+    const Vector3d exact = octant(u, v);
+    const Vector3d su(-std::sin(u) * std::cos(v), -std::sin(u) * std::sin(v), std::cos(u));
+    const Vector3d n = -exact / R, t = su.normalized(), b = n.cross(t);
+    worst_point = std::max(worst_point, (s.p - exact).norm());
+    worst_n = std::max(worst_n, angle(s.n, n));
+    worst_t = std::max(worst_t, angle(s.t, t));
+    worst_b = std::max(worst_b, angle(s.b, b));
+    CHECK(s.p.norm() <= R + 1e-12);  // a chord never leaves the sphere
+  }
+  CHECK(worst_point <= chord);
+  CHECK(worst_n < 1e-5);
+  CHECK(worst_t < 1e-5);
+  CHECK(worst_b < 1e-5);
+  MESSAGE("octant worst point error " << worst_point << " mm, bound " << chord << " mm; normal "
+                                      << worst_n << " rad");
+}
+
+TEST_CASE("at grid nodes the answer is the stored node exactly") {
+  const auto db = paper_octant();
+  SurfaceBinding binding(db, {5, 5}, Residency::window_copy);
+  const Header& h = db->header();
+  for (auto [i, j] : {std::pair<std::uint64_t, std::uint64_t>{0, 0}, {26, 27}, {500, 133}, {998, 998}, {997, 0}}) {
+    const auto stored = node_values(*db, i, j);
+    const SurfacePoint s = binding.query(stored[U], stored[V]);
+    CAPTURE(i);
+    CAPTURE(j);
+    CHECK(s.p == Vector3d(stored[X], stored[Y], stored[Z]));
+    CHECK((s.n - Vector3d(stored[NX], stored[NY], stored[NZ])).norm() < 1e-15);
+    CHECK(s.status == QueryStatus::valid);
+    CHECK(s.degenerate == (i >= 997));  // cells touching the pole row
+  }
+  // On the upper bound exactly: inside, last cell.
+  const SurfacePoint corner = binding.query(h.u1, h.v1);
+  CHECK(corner.status == QueryStatus::valid);
+  CHECK(std::isfinite(corner.n.norm()));
+}
+
+TEST_CASE("cell derivatives match finite differences of the interpolant") {
+  SurfaceBinding binding(paper_octant());
+  const double u = 0.4123, v = 0.9876, e = 1e-7;  // inside one cell
+  const SurfacePoint s = binding.query(u, v);
+  const SurfacePoint su = binding.query(u + e, v), sv = binding.query(u, v + e);
+  CHECK(((su.p - s.p) / e - s.dp_du).norm() < 1e-5 * s.dp_du.norm());
+  CHECK(((sv.p - s.p) / e - s.dp_dv).norm() < 1e-5 * s.dp_dv.norm());
+  CHECK(((su.n - s.n) / e - s.dn_du).norm() < 1e-4 * s.dn_du.norm());
+  CHECK(((sv.n - s.n) / e - s.dn_dv).norm() < 1e-4 * s.dn_dv.norm());
+  // The normal's derivative is the curvature: |dn/du| / |dp/du| = 1/R on a sphere.
+  CHECK(s.dn_du.norm() / s.dp_du.norm() == doctest::Approx(1 / R).epsilon(1e-4));
+}
+
+TEST_CASE("outside a non-periodic domain or NaN: status says so and values are finite") {
+  SurfaceBinding binding(paper_octant());
+  for (auto [u, v] : {std::pair{-0.1, 0.5}, {0.5, 2.0}, {std::nan(""), 0.3}, {0.3, INFINITY}}) {
+    const SurfacePoint s = binding.query(u, v);
+    CHECK(s.status == QueryStatus::outside_domain);
+    CHECK(s.p.allFinite());
+    CHECK(s.n.allFinite());
+    CHECK(std::isfinite(s.u));
+  }
+  const SurfacePoint clamped = binding.query(-0.1, 0.5);
+  CHECK(clamped.u == 0);
+  CHECK((clamped.p - octant(0, 0.5)).norm() < 1e-4);
+}
+
+TEST_CASE("queries on distinct bindings of one database from two threads agree with one thread") {
+  const auto db = paper_octant();
+  std::vector<std::pair<double, double>> uv;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> param(0, pi / 2);
+  for (int k = 0; k < 4000; ++k) uv.emplace_back(param(rng), param(rng));
+  SurfaceBinding reference(db, {5, 5});
+  std::vector<Vector3d> expected;
+  for (auto [u, v] : uv) expected.push_back(reference.query(u, v).p);
+  std::vector<Vector3d> a(uv.size()), b(uv.size());
+  std::thread ta([&] { SurfaceBinding s(db, {3, 3}, Residency::window_copy); for (std::size_t k = 0; k < uv.size(); ++k) a[k] = s.query(uv[k].first, uv[k].second).p; });
+  std::thread tb([&] { SurfaceBinding s(db, {7, 7}); for (std::size_t k = uv.size(); k-- > 0;) b[k] = s.query(uv[k].first, uv[k].second).p; });
+  ta.join();
+  tb.join();
+  CHECK(a == expected);
+  CHECK(b == expected);
+}

@@ -1,0 +1,23 @@
+// The paper's octant (R = 50 mm) at 999 x 999 points in 27 x 27 records, converted once per test
+// program into a temporary directory.
+#pragma once
+
+#include <memory>
+
+#include "surfdb/analytic_surfaces.hpp"
+#include "surfdb/converter.hpp"
+#include "surfdb/runtime/database.hpp"
+#include "temp_dir.hpp"
+
+namespace surfdb::test {
+
+inline std::shared_ptr<const Database> paper_octant() {
+  static TempDir dir;
+  static std::shared_ptr<const Database> db = [] {
+    convert_surface(*make_analytic_surface(AnalyticSpec{}), ConvertOptions{}, dir / "octant.sdb");
+    return Database::open(dir / "octant.sdb");
+  }();
+  return db;
+}
+
+}  // namespace surfdb::test

@@ -1,5 +1,6 @@
 #include "surfdb/runtime/surface_binding.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -57,24 +58,29 @@ const char* status_name(QueryStatus s) {
 SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize window, Residency residency)
     : db_(db), window_(std::move(db), window, residency) {
   for (std::size_t k = 0; k < columns_.size(); ++k) columns_[k] = column_offset(db_->header(), kRead[k]);
+  const Header& h = db_->header();
+  standard_layout_ = h.scalar == ScalarType::f64 &&
+                     std::equal(h.columns.begin(), h.columns.end(), kColumnsV1.begin(), kColumnsV1.end());
 }
 
-NodeFrame SurfaceBinding::load(std::uint64_t i, std::uint64_t j) {
-  const RecordLayout& l = db_->layout();
-  const NodeIndex node{i, j};
-  const std::uint8_t* at =
-      window_.record(l.record_of_node(node)) + l.slot_of_node(node) * l.column_count * l.scalar_bytes;
+NodeFrame SurfaceBinding::load(const std::uint8_t* at) const {
   double v[12];
-  for (int k = 0; k < 12; ++k) {
-    const int c = columns_[k];
-    if (c < 0) {
-      v[k] = k == 11 ? 1.0 : 0.0;  // no flags column: every node valid
-    } else if (l.scalar_bytes == 8) {
-      std::memcpy(&v[k], at + 8 * c, 8);
-    } else {
-      float f;
-      std::memcpy(&f, at + 4 * c, 4);
-      v[k] = f;
+  if (standard_layout_) {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
+    std::memcpy(v, at + 8 * 2, 9 * 8);
+    std::memcpy(v + 9, at + 8 * 16, 3 * 8);
+  } else {
+    const std::uint32_t bytes = db_->layout().scalar_bytes;
+    for (int k = 0; k < 12; ++k) {
+      const int c = columns_[k];
+      if (c < 0) {
+        v[k] = k == 11 ? 1.0 : 0.0;  // no flags column: every node valid
+      } else if (bytes == 8) {
+        std::memcpy(&v[k], at + 8 * c, 8);
+      } else {
+        float f;
+        std::memcpy(&f, at + 4 * c, 4);
+        v[k] = f;
+      }
     }
   }
   NodeFrame f;
@@ -93,10 +99,29 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   const AxisHit hu = locate(u, h.u0, h.u1, h.du, l.u_points, h.u_period);
   const AxisHit hv = locate(v, h.v0, h.v1, h.dv, l.v_points, h.v_period);
   if (policy == WindowPolicy::follow || !window_.placed())
-    window_.follow(l.record_of_node({hu.cell, hv.cell}));
+    window_.follow({hu.cell / l.u_record_points, hv.cell / l.v_record_points});
 
-  const Cell cell{load(hu.cell, hv.cell), load(hu.cell + 1, hv.cell), load(hu.cell, hv.cell + 1),
-                  load(hu.cell + 1, hv.cell + 1)};
+  // Record and slot of the cell's first node once (divisions are the costly part of addressing),
+  // the other corners by stepping; addresses first and prefetched, so cache misses overlap.
+  const std::uint32_t urp = l.u_record_points, vrp = l.v_record_points;
+  const std::uint64_t ti = hu.cell / urp, tj = hv.cell / vrp;
+  const std::uint32_t li = static_cast<std::uint32_t>(hu.cell - ti * urp);
+  const std::uint32_t lj = static_cast<std::uint32_t>(hv.cell - tj * vrp);
+  const bool wrap_u = li + 1 == urp, wrap_v = lj + 1 == vrp;
+  const std::uint64_t ti1 = ti + wrap_u, tj1 = tj + wrap_v;
+  const std::uint32_t li1 = wrap_u ? 0 : li + 1, lj1 = wrap_v ? 0 : lj + 1;
+  const std::uint64_t stride = std::uint64_t{l.column_count} * l.scalar_bytes;
+  const auto address = [&](std::uint64_t rt, std::uint64_t rs, std::uint32_t a, std::uint32_t b) {
+    return window_.record({rt, rs}) + (std::uint64_t{a} * vrp + b) * stride;
+  };
+  const std::uint8_t* corners[4] = {address(ti, tj, li, lj), address(ti1, tj, li1, lj),
+                                    address(ti, tj1, li, lj1), address(ti1, tj1, li1, lj1)};
+  for (const std::uint8_t* c : corners) {
+    __builtin_prefetch(c);
+    __builtin_prefetch(c + 64);
+    __builtin_prefetch(c + 128);
+  }
+  const Cell cell{load(corners[0]), load(corners[1]), load(corners[2]), load(corners[3])};
   SurfacePoint out;
   out.u = hu.param;
   out.v = hv.param;

@@ -72,7 +72,11 @@ class StorageWindow {
   RecordIndex origin_{};
   bool placed_ = false;
   std::vector<const std::uint8_t*> slots_;  // u-major pointers to the window's records
-  std::vector<std::uint8_t> buffer_;        // full_load: all records; window_copy: the window's
+  struct FreeBuffer {
+    void operator()(std::uint8_t* p) const;
+  };
+  std::unique_ptr<std::uint8_t, FreeBuffer> buffer_;  // full_load: all records; window_copy: the window's
+  std::size_t buffer_bytes_ = 0;
   WindowStats stats_;
 };
 

@@ -36,12 +36,13 @@ class SurfaceBinding {
   const StorageWindow& window() const { return window_; }
 
  private:
-  NodeFrame load(std::uint64_t i, std::uint64_t j);
+  NodeFrame load(const std::uint8_t* node) const;
 
   std::shared_ptr<const Database> db_;
   StorageWindow window_;
   // Value offsets in a node of x y z nx ny nz tx ty tz k1 k2 flags; -1 where a column is absent.
   std::array<int, 12> columns_{};
+  bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
 };
 
 }  // namespace surfdb

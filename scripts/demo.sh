@@ -1,13 +1,29 @@
 #!/usr/bin/env bash
-# Sets everything up and runs the main job: convert a sample part, inspect, verify and query it.
+# Sets everything up and runs the main job: convert sample surfaces, inspect, verify, query,
+# project and export them. Outputs go to out/demo/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 surfdb="$root/build/tools/surfdb"
 out="$root/out/demo"
 mkdir -p "$out"
+step() { printf '\n== %s\n' "$*"; }
 
-echo "== convert the paper's octant (R = 50 mm) at 999 x 999 points in 27 x 27 records"
+step "convert a sample part: the rational B-spline patch samples/nurbs/wavy_patch.nurbs"
+"$surfdb" convert "$root/samples/nurbs/wavy_patch.nurbs" --list-faces
+"$surfdb" convert "$root/samples/nurbs/wavy_patch.nurbs" --grid 999x999 --record 27x27 -o "$out/wavy_patch.sdb"
+"$surfdb" verify "$out/wavy_patch.sdb"
+
+step "query it at three (u,v) and project a point onto it"
+printf '0.25 0.25\n0.5 0.5\n1 1\n' | "$surfdb" query "$out/wavy_patch.sdb" --batch -
+"$surfdb" project "$out/wavy_patch.sdb" --xyz 30 25 20
+
+step "the paper's octant (R = 50 mm) at 999 x 999 points in 27 x 27 records"
 "$surfdb" convert --analytic octant --radius 50 -o "$out/octant.sdb"
 "$surfdb" info "$out/octant.sdb"
-"$surfdb" verify "$out/octant.sdb"
+"$surfdb" query "$out/octant.sdb" --uv 0.7853981633974483 0.7853981633974483 --json
+
+step "export the patch for ParaView"
+"$surfdb" export "$out/wavy_patch.sdb" --format vtk -o "$out/wavy_patch.vtk"
+ls -l "$out"
+echo "The multibody demonstration (slider-crank, cup and ball) is not built yet: see issue 5."

@@ -4,7 +4,10 @@
 
 #include <BRepBuilderAPI_MakeFace.hxx>
 #include <Geom_BSplineSurface.hxx>
+#include <Message.hxx>
+#include <Message_Messenger.hxx>
 #include <Precision.hxx>
+#include <STEPControl_Reader.hxx>
 #include <STEPControl_Writer.hxx>
 #include <TColStd_Array1OfInteger.hxx>
 #include <TColStd_Array1OfReal.hxx>
@@ -39,6 +42,7 @@ inline Handle(Geom_BSplineSurface) bicubic_patch() {
 }
 
 inline void write_step(const Handle(Geom_Surface)& surface, const std::filesystem::path& path) {
+  Message::DefaultMessenger()->ChangePrinters().Clear();  // keep the report clean
   STEPControl_Writer writer;
   const TopoDS_Face face = BRepBuilderAPI_MakeFace(surface, Precision::Confusion()).Face();
   if (writer.Transfer(face, STEPControl_AsIs) != IFSelect_RetDone ||

@@ -1,31 +1,45 @@
 #include "surfdb/runtime/interp_bilinear.hpp"
 
 #include <Eigen/Geometry>
+#include <cmath>
 
 namespace surfdb {
 
-void interpolate_bilinear(const Cell& c, double a, double b, double du, double dv, SurfacePoint& out) {
+void interpolate_bilinear(const CellValues& c, double a, double b, double inv_du, double inv_dv,
+                          SurfacePoint& out) {
   const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
-  out.p = w00 * c.c00.p + w10 * c.c10.p + w01 * c.c01.p + w11 * c.c11.p;
-  out.dp_du = ((1 - b) * (c.c10.p - c.c00.p) + b * (c.c11.p - c.c01.p)) / du;
-  out.dp_dv = ((1 - a) * (c.c01.p - c.c00.p) + a * (c.c11.p - c.c10.p)) / dv;
+  double v[kFlags], dv_du[6], dv_dv[6];
+  for (int k = 0; k < kFlags; ++k) v[k] = w00 * c[0][k] + w10 * c[1][k] + w01 * c[2][k] + w11 * c[3][k];
+  for (int k = 0; k < 6; ++k) {  // point and raw normal
+    dv_du[k] = ((1 - b) * (c[1][k] - c[0][k]) + b * (c[3][k] - c[2][k])) * inv_du;
+    dv_dv[k] = ((1 - a) * (c[2][k] - c[0][k]) + a * (c[3][k] - c[1][k])) * inv_dv;
+  }
+  out.p = {v[kX], v[kY], v[kZ]};
+  out.dp_du = {dv_du[0], dv_du[1], dv_du[2]};
+  out.dp_dv = {dv_dv[0], dv_dv[1], dv_dv[2]};
 
-  const Eigen::Vector3d n_raw = w00 * c.c00.n + w10 * c.c10.n + w01 * c.c01.n + w11 * c.c11.n;
-  double n_len = n_raw.norm();
-  if (!(n_len > 1e-12)) n_len = 1;  // opposite corner normals cannot occur on a sampled smooth face
-  out.n = n_len == 1 && n_raw.norm() <= 1e-12 ? c.c00.n : Eigen::Vector3d(n_raw / n_len);
-  // d(n/|n|) = (I - n n^T) dn / |n|
-  const Eigen::Vector3d dn_du = ((1 - b) * (c.c10.n - c.c00.n) + b * (c.c11.n - c.c01.n)) / du;
-  const Eigen::Vector3d dn_dv = ((1 - a) * (c.c01.n - c.c00.n) + a * (c.c11.n - c.c10.n)) / dv;
-  out.dn_du = (dn_du - out.n * out.n.dot(dn_du)) / n_len;
-  out.dn_dv = (dn_dv - out.n * out.n.dot(dn_dv)) / n_len;
-
-  const Eigen::Vector3d t_raw = w00 * c.c00.t + w10 * c.c10.t + w01 * c.c01.t + w11 * c.c11.t;
-  const Eigen::Vector3d t_plane = t_raw - out.n * out.n.dot(t_raw);
-  out.t = t_plane.norm() > 1e-12 ? Eigen::Vector3d(t_plane.normalized()) : c.c00.t;
-  out.b = out.n.cross(out.t);
-  out.k1 = w00 * c.c00.k1 + w10 * c.c10.k1 + w01 * c.c01.k1 + w11 * c.c11.k1;
-  out.k2 = w00 * c.c00.k2 + w10 * c.c10.k2 + w01 * c.c01.k2 + w11 * c.c11.k2;
+  const Eigen::Vector3d n_raw(v[kNx], v[kNy], v[kNz]);
+  const double n_len = n_raw.norm();
+  if (!(n_len > 1e-12)) {  // opposite corner normals: cannot occur on a sampled smooth face
+    out.n = {c[0][kNx], c[0][kNy], c[0][kNz]};
+    out.t = {c[0][kTx], c[0][kTy], c[0][kTz]};
+    out.b = out.n.cross(out.t);
+    out.dn_du = out.dn_dv = Eigen::Vector3d::Zero();
+  } else {
+    const double inv = 1 / n_len;
+    out.n = n_raw * inv;
+    // d(n/|n|) = (I - n n^T) dn / |n|
+    const Eigen::Vector3d dn_du(dv_du[3], dv_du[4], dv_du[5]), dn_dv(dv_dv[3], dv_dv[4], dv_dv[5]);
+    out.dn_du = (dn_du - out.n * out.n.dot(dn_du)) * inv;
+    out.dn_dv = (dn_dv - out.n * out.n.dot(dn_dv)) * inv;
+    const Eigen::Vector3d t_raw(v[kTx], v[kTy], v[kTz]);
+    const Eigen::Vector3d t_plane = t_raw - out.n * out.n.dot(t_raw);
+    const double t_len = t_plane.norm();
+    out.t = t_len > 1e-12 ? Eigen::Vector3d(t_plane / t_len) : Eigen::Vector3d(c[0][kTx], c[0][kTy], c[0][kTz]);
+    out.b = out.n.cross(out.t);
+  }
+  out.k1 = v[kK1];
+  out.k2 = v[kK2];
 }
 
 }  // namespace surfdb

@@ -1,5 +1,7 @@
 #include "surfdb/runtime/node_tree.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <nanoflann.hpp>
 #include <vector>
@@ -7,6 +9,9 @@
 #include "surfdb/formats/error.hpp"
 
 namespace surfdb {
+namespace {
+constexpr double kTargetNodes = 65536;  // about 1.5 MB of points
+}
 
 struct NodeTree::Impl {
   // nanoflann's dataset interface over the node points.
@@ -46,15 +51,18 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
     std::memcpy(&f, node + 4 * column, 4);
     return static_cast<double>(f);
   };
-  d.points.xyz.reserve(3 * l.u_points * l.v_points);
-  d.points.node.reserve(l.u_points * l.v_points);
+  // Every stride-th node along u and v: a tree small enough to stay in cache. Newton, which
+  // steps several cells at a time, finishes from a node at most a few cells from the answer.
+  const std::uint64_t stride = std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(std::ceil(std::sqrt(double(l.u_points) * double(l.v_points) / kTargetNodes))));
+  const auto kept = [&](std::uint64_t i, std::uint64_t n) { return i % stride == 0 || i + 1 == n; };
   for (std::uint64_t k = 1; k <= l.data_records; ++k) {
     const std::uint8_t* record = db.record(k);
     const RecordIndex r = l.record_index(k);
     for (std::uint64_t li = 0; li < l.u_record_points; ++li) {
       for (std::uint64_t lj = 0; lj < l.v_record_points; ++lj) {
         const NodeIndex n{r.ti * l.u_record_points + li, r.tj * l.v_record_points + lj};
-        if (n.i >= l.u_points || n.j >= l.v_points) continue;
+        if (n.i >= l.u_points || n.j >= l.v_points || !kept(n.i, l.u_points) || !kept(n.j, l.v_points)) continue;
         const std::uint8_t* at = record + l.slot_of_node(n) * l.column_count * l.scalar_bytes;
         if (cf >= 0 && !(static_cast<std::uint32_t>(value(at, cf)) & point_flags::valid)) continue;
         d.points.xyz.insert(d.points.xyz.end(), {value(at, cx), value(at, cy), value(at, cz)});

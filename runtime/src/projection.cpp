@@ -35,7 +35,9 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
       break;
     }
   }
-  binding.query(out.point.u, out.point.v);  // the window follows the answer
+  const RecordLayout& l = h.layout;  // the window follows the answer
+  binding.window().follow({static_cast<std::uint64_t>((out.point.u - h.u0) / h.du) / l.u_record_points,
+                           static_cast<std::uint64_t>((out.point.v - h.v0) / h.dv) / l.v_record_points});
   out.distance = d;
   return out;
 }

@@ -21,26 +21,36 @@ struct AxisHit {
   bool outside;
 };
 
-AxisHit locate(double x, double lo, double hi, double step, std::uint64_t nodes, double period) {
+AxisHit locate(double x, double lo, double hi, double inv_step, std::uint64_t nodes, double period) {
   bool outside = false;
-  if (!std::isfinite(x)) {
-    x = lo;
-    outside = true;
-  } else if (period > 0) {
-    x = lo + std::fmod(x - lo, period);
-    if (x < lo) x += period;
-    if (x > hi) x = hi;  // fmod rounding at the seam
-  } else if (x < lo || x > hi) {
-    x = x < lo ? lo : hi;
-    outside = true;
+  if (!(x >= lo && x <= hi)) {  // the common case skips all of this, NaN does not
+    if (!std::isfinite(x)) {
+      x = lo;
+      outside = true;
+    } else if (period > 0) {
+      x = lo + std::fmod(x - lo, period);
+      if (x < lo) x += period;
+      if (x > hi) x = hi;  // fmod rounding at the seam
+    } else {
+      x = x < lo ? lo : hi;
+      outside = true;
+    }
   }
-  double f = (x - lo) / step;
-  const double node = std::nearbyint(f);
-  if (std::abs(f - node) < 1e-9) f = node;  // on a grid line: the stored values, exactly
-  std::uint64_t cell = f <= 0 ? 0 : static_cast<std::uint64_t>(f);
-  if (cell > nodes - 2) cell = nodes - 2;  // the last cell takes the upper edge
+  const double f = (x - lo) * inv_step;
+  std::uint64_t cell = static_cast<std::uint64_t>(f);
   double local = f - static_cast<double>(cell);
-  local = local < 0 ? 0 : (local > 1 ? 1 : local);
+  // On a grid line (to rounding): exactly the stored node. The last cell takes the upper edge.
+  if (local > 1 - 1e-9) {
+    ++cell;
+    local = 0;
+  } else if (local < 1e-9) {
+    local = 0;
+  }
+  if (cell > nodes - 2) {
+    local += static_cast<double>(cell - (nodes - 2));
+    cell = nodes - 2;
+    if (local > 1) local = 1;
+  }
   return {cell, local, x, outside};
 }
 
@@ -59,75 +69,71 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
     : db_(db), window_(std::move(db), window, residency) {
   for (std::size_t k = 0; k < columns_.size(); ++k) columns_[k] = column_offset(db_->header(), kRead[k]);
   const Header& h = db_->header();
+  const RecordLayout& l = h.layout;
   standard_layout_ = h.scalar == ScalarType::f64 &&
                      std::equal(h.columns.begin(), h.columns.end(), kColumnsV1.begin(), kColumnsV1.end());
+  inv_du_ = 1 / h.du;
+  inv_dv_ = 1 / h.dv;
+  node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
+  for (std::uint64_t i = 0; i < l.u_points; ++i) {
+    u_tile_.push_back(static_cast<std::uint32_t>(i / l.u_record_points));
+    u_local_.push_back(static_cast<std::uint32_t>(i % l.u_record_points));
+  }
+  for (std::uint64_t j = 0; j < l.v_points; ++j) {
+    v_tile_.push_back(static_cast<std::uint32_t>(j / l.v_record_points));
+    v_local_.push_back(static_cast<std::uint32_t>(j % l.v_record_points));
+  }
 }
 
-NodeFrame SurfaceBinding::load(const std::uint8_t* at) const {
-  double v[12];
+void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
   if (standard_layout_) {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
     std::memcpy(v, at + 8 * 2, 9 * 8);
-    std::memcpy(v + 9, at + 8 * 16, 3 * 8);
-  } else {
-    const std::uint32_t bytes = db_->layout().scalar_bytes;
-    for (int k = 0; k < 12; ++k) {
-      const int c = columns_[k];
-      if (c < 0) {
-        v[k] = k == 11 ? 1.0 : 0.0;  // no flags column: every node valid
-      } else if (bytes == 8) {
-        std::memcpy(&v[k], at + 8 * c, 8);
-      } else {
-        float f;
-        std::memcpy(&f, at + 4 * c, 4);
-        v[k] = f;
-      }
+    std::memcpy(v + kK1, at + 8 * 16, 3 * 8);
+    return;
+  }
+  const std::uint32_t bytes = db_->layout().scalar_bytes;
+  for (int k = 0; k < kCornerValues; ++k) {
+    const int c = columns_[k];
+    if (c < 0) {
+      v[k] = k == kFlags ? 1.0 : 0.0;  // no flags column: every node valid
+    } else if (bytes == 8) {
+      std::memcpy(&v[k], at + 8 * c, 8);
+    } else {
+      float f;
+      std::memcpy(&f, at + 4 * c, 4);
+      v[k] = f;
     }
   }
-  NodeFrame f;
-  f.p = {v[0], v[1], v[2]};
-  f.n = {v[3], v[4], v[5]};
-  f.t = {v[6], v[7], v[8]};
-  f.k1 = v[9];
-  f.k2 = v[10];
-  f.flags = static_cast<std::uint32_t>(v[11]);
-  return f;
 }
 
 SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   const Header& h = db_->header();
   const RecordLayout& l = h.layout;
-  const AxisHit hu = locate(u, h.u0, h.u1, h.du, l.u_points, h.u_period);
-  const AxisHit hv = locate(v, h.v0, h.v1, h.dv, l.v_points, h.v_period);
-  if (policy == WindowPolicy::follow || !window_.placed())
-    window_.follow({hu.cell / l.u_record_points, hv.cell / l.v_record_points});
+  const AxisHit hu = locate(u, h.u0, h.u1, inv_du_, l.u_points, h.u_period);
+  const AxisHit hv = locate(v, h.v0, h.v1, inv_dv_, l.v_points, h.v_period);
+  const std::uint64_t i0 = hu.cell, i1 = hu.cell + 1, j0 = hv.cell, j1 = hv.cell + 1;
+  if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_tile_[i0], v_tile_[j0]});
 
-  // Record and slot of the cell's first node once (divisions are the costly part of addressing),
-  // the other corners by stepping; addresses first and prefetched, so cache misses overlap.
-  const std::uint32_t urp = l.u_record_points, vrp = l.v_record_points;
-  const std::uint64_t ti = hu.cell / urp, tj = hv.cell / vrp;
-  const std::uint32_t li = static_cast<std::uint32_t>(hu.cell - ti * urp);
-  const std::uint32_t lj = static_cast<std::uint32_t>(hv.cell - tj * vrp);
-  const bool wrap_u = li + 1 == urp, wrap_v = lj + 1 == vrp;
-  const std::uint64_t ti1 = ti + wrap_u, tj1 = tj + wrap_v;
-  const std::uint32_t li1 = wrap_u ? 0 : li + 1, lj1 = wrap_v ? 0 : lj + 1;
-  const std::uint64_t stride = std::uint64_t{l.column_count} * l.scalar_bytes;
-  const auto address = [&](std::uint64_t rt, std::uint64_t rs, std::uint32_t a, std::uint32_t b) {
-    return window_.record({rt, rs}) + (std::uint64_t{a} * vrp + b) * stride;
+  const auto address = [&](std::uint64_t i, std::uint64_t j) {
+    return window_.record({u_tile_[i], v_tile_[j]}) +
+           (std::uint64_t{u_local_[i]} * l.v_record_points + v_local_[j]) * node_bytes_;
   };
-  const std::uint8_t* corners[4] = {address(ti, tj, li, lj), address(ti1, tj, li1, lj),
-                                    address(ti, tj1, li, lj1), address(ti1, tj1, li1, lj1)};
-  for (const std::uint8_t* c : corners) {
-    __builtin_prefetch(c);
-    __builtin_prefetch(c + 64);
-    __builtin_prefetch(c + 128);
-  }
-  const Cell cell{load(corners[0]), load(corners[1]), load(corners[2]), load(corners[3])};
+  CellValues cell;
+  gather(address(i0, j0), cell[0]);
+  gather(address(i1, j0), cell[1]);
+  gather(address(i0, j1), cell[2]);
+  gather(address(i1, j1), cell[3]);
+
   SurfacePoint out;
   out.u = hu.param;
   out.v = hv.param;
-  interpolate_bilinear(cell, hu.local, hv.local, h.du, h.dv, out);
-  const std::uint32_t all = cell.c00.flags & cell.c10.flags & cell.c01.flags & cell.c11.flags;
-  const std::uint32_t any = cell.c00.flags | cell.c10.flags | cell.c01.flags | cell.c11.flags;
+  interpolate_bilinear(cell, hu.local, hv.local, inv_du_, inv_dv_, out);
+  std::uint32_t all = ~0u, any = 0;
+  for (const auto& corner : cell) {
+    const auto flags = static_cast<std::uint32_t>(corner[kFlags]);
+    all &= flags;
+    any |= flags;
+  }
   out.degenerate = any & point_flags::degenerate;
   out.status = (hu.outside || hv.outside) ? QueryStatus::outside_domain
                : (all & point_flags::valid) ? QueryStatus::valid

@@ -1,5 +1,6 @@
-// A k-d tree (nanoflann) over the valid grid nodes of a database: the global initial guess for
-// projections and first contacts. Read-only model data, built once per database and shareable.
+// A k-d tree (nanoflann) over valid grid nodes of a database, thinned to about 65,000 nodes (every
+// k-th along u and v, the last ones always): the global initial guess for projections and first
+// contacts. Read-only model data, built once per database and shareable.
 #pragma once
 
 #include <Eigen/Core>
@@ -17,7 +18,7 @@ class NodeTree {
   static std::shared_ptr<const NodeTree> build(const Database& db);
   ~NodeTree();
 
-  /// The valid grid node nearest to x (file length unit).
+  /// The valid node of the tree nearest to x (file length unit).
   NodeIndex nearest(const Eigen::Vector3d& x) const;
 
  private:

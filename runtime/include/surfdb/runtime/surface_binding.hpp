@@ -6,6 +6,7 @@
 
 #include <array>
 #include <memory>
+#include <vector>
 
 #include "surfdb/runtime/database.hpp"
 #include "surfdb/runtime/interp_bilinear.hpp"
@@ -36,13 +37,17 @@ class SurfaceBinding {
   const StorageWindow& window() const { return window_; }
 
  private:
-  NodeFrame load(const std::uint8_t* node) const;
+  void gather(const std::uint8_t* node, double* values) const;
 
   std::shared_ptr<const Database> db_;
   StorageWindow window_;
   // Value offsets in a node of x y z nx ny nz tx ty tz k1 k2 flags; -1 where a column is absent.
   std::array<int, 12> columns_{};
   bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
+  // Per grid line: its record row and its place in the record, so that a query divides nothing.
+  std::vector<std::uint32_t> u_tile_, u_local_, v_tile_, v_local_;
+  double inv_du_ = 0, inv_dv_ = 0;
+  std::uint64_t node_bytes_ = 0;
 };
 
 }  // namespace surfdb

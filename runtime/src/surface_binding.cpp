@@ -112,17 +112,21 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   const AxisHit hu = locate(u, h.u0, h.u1, inv_du_, l.u_points, h.u_period);
   const AxisHit hv = locate(v, h.v0, h.v1, inv_dv_, l.v_points, h.v_period);
   const std::uint64_t i0 = hu.cell, i1 = hu.cell + 1, j0 = hv.cell, j1 = hv.cell + 1;
-  if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_tile_[i0], v_tile_[j0]});
-
-  const auto address = [&](std::uint64_t i, std::uint64_t j) {
-    return window_.record({u_tile_[i], v_tile_[j]}) +
-           (std::uint64_t{u_local_[i]} * l.v_record_points + v_local_[j]) * node_bytes_;
-  };
-  CellValues cell;
-  gather(address(i0, j0), cell[0]);
-  gather(address(i1, j0), cell[1]);
-  gather(address(i0, j1), cell[2]);
-  gather(address(i1, j1), cell[3]);
+  if (i0 != cell_i_ || j0 != cell_j_) {  // same cell: same record, same corners
+    if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_tile_[i0], v_tile_[j0]});
+    const auto address = [&](std::uint64_t i, std::uint64_t j) {
+      return window_.record({u_tile_[i], v_tile_[j]}) +
+             (std::uint64_t{u_local_[i]} * l.v_record_points + v_local_[j]) * node_bytes_;
+    };
+    cell_i_ = ~std::uint64_t{0};  // no stale cache if a damaged record throws below
+    gather(address(i0, j0), cell_[0]);
+    gather(address(i1, j0), cell_[1]);
+    gather(address(i0, j1), cell_[2]);
+    gather(address(i1, j1), cell_[3]);
+    cell_i_ = i0;
+    cell_j_ = j0;
+  }
+  const CellValues& cell = cell_;
 
   SurfacePoint out;
   out.u = hu.param;

@@ -48,6 +48,9 @@ class SurfaceBinding {
   std::vector<std::uint32_t> u_tile_, u_local_, v_tile_, v_local_;
   double inv_du_ = 0, inv_dv_ = 0;
   std::uint64_t node_bytes_ = 0;
+  // The last cell's corner values: a smooth path stays in one cell for several queries.
+  CellValues cell_{};
+  std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
 };
 
 }  // namespace surfdb

@@ -33,7 +33,10 @@ RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const Reco
     throw FormatError("cannot write " + destination_.string() + ": it is a directory");
   std::filesystem::path dir = destination_.parent_path();
   if (dir.empty()) dir = ".";
-  std::string pattern = (dir / ("." + destination_.filename().string() + ".XXXXXX")).string();
+  std::string hidden = ".";  // built in steps: GCC 12 warns falsely on "." + string
+  hidden += destination_.filename().string();
+  hidden += ".XXXXXX";
+  std::string pattern = (dir / hidden).string();
   fd_ = ::mkstemp(pattern.data());
   if (fd_ < 0) fail(destination_, "create a temporary file for");
   temporary_ = pattern;

@@ -6,7 +6,7 @@
 namespace surfdb {
 
 void interpolate_bilinear(const CellValues& c, double a, double b, double inv_du, double inv_dv,
-                          SurfacePoint& out) {
+                          Interpolation mode, SurfacePoint& out) {
   const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
   double v[kFlags], dv_du[6], dv_dv[6];
   for (int k = 0; k < kFlags; ++k) v[k] = w00 * c[0][k] + w10 * c[1][k] + w01 * c[2][k] + w11 * c[3][k];
@@ -37,6 +37,15 @@ void interpolate_bilinear(const CellValues& c, double a, double b, double inv_du
     const double t_len = t_plane.norm();
     out.t = t_len > 1e-12 ? Eigen::Vector3d(t_plane / t_len) : Eigen::Vector3d(c[0][kTx], c[0][kTy], c[0][kTz]);
     out.b = out.n.cross(out.t);
+  }
+  if (mode == Interpolation::curved) {
+    const Eigen::Vector3d nu(dv_du[3], dv_du[4], dv_du[5]), nv(dv_dv[3], dv_dv[4], dv_dv[5]);
+    const double du = 1 / inv_du, dv = 1 / inv_dv;
+    const double su = 0.5 * du * du * nu.dot(out.dp_du), sv = 0.5 * dv * dv * nv.dot(out.dp_dv);
+    const double lift = a * (1 - a) * su + b * (1 - b) * sv;
+    out.p += lift * out.n;
+    out.dp_du += (1 - 2 * a) * inv_du * su * out.n + lift * out.dn_du;
+    out.dp_dv += (1 - 2 * b) * inv_dv * sv * out.n + lift * out.dn_dv;
   }
   out.k1 = v[kK1];
   out.k2 = v[kK2];

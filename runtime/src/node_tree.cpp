@@ -28,6 +28,8 @@ struct NodeTree::Impl {
   Points points;
   std::unique_ptr<Tree> tree;
   std::uint64_t v_points = 0;
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  double radius = 0;
 };
 
 NodeTree::NodeTree() : impl_(std::make_unique<Impl>()) {}
@@ -72,10 +74,28 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
     db.release(k);
   }
   if (d.points.node.empty()) throw FormatError(db.path().string() + ": no valid grid node");
+  Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = -lo;
+  for (std::size_t k = 0; k < d.points.node.size(); ++k) {
+    lo = lo.cwiseMin(tree->point(k));
+    hi = hi.cwiseMax(tree->point(k));
+  }
+  d.centre = 0.5 * (lo + hi);
+  for (std::size_t k = 0; k < d.points.node.size(); ++k) d.radius = std::max(d.radius, (tree->point(k) - d.centre).norm());
   d.tree = std::make_unique<Impl::Tree>(3, d.points, nanoflann::KDTreeSingleIndexAdaptorParams(16));
   d.tree->buildIndex();
   return tree;
 }
+
+std::size_t NodeTree::size() const { return impl_->points.node.size(); }
+Eigen::Vector3d NodeTree::point(std::size_t k) const {
+  const double* x = impl_->points.xyz.data() + 3 * k;
+  return {x[0], x[1], x[2]};
+}
+NodeIndex NodeTree::node(std::size_t k) const {
+  return {impl_->points.node[k] / impl_->v_points, impl_->points.node[k] % impl_->v_points};
+}
+const Eigen::Vector3d& NodeTree::bounding_centre() const { return impl_->centre; }
+double NodeTree::bounding_radius() const { return impl_->radius; }
 
 NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const {
   std::size_t k = 0;

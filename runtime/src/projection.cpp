@@ -45,11 +45,7 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
 Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x) {
   const Header& h = binding.database().header();
   const NodeIndex n = tree.nearest(x);
-  const auto at = [](double lo, double hi, double step, std::uint64_t i, std::uint64_t count) {
-    return i + 1 == count ? hi : lo + static_cast<double>(i) * step;
-  };
-  return project_local(binding, x, at(h.u0, h.u1, h.du, n.i, h.layout.u_points),
-                       at(h.v0, h.v1, h.dv, n.j, h.layout.v_points));
+  return project_local(binding, x, h.u_at(n.i), h.v_at(n.j));
 }
 
 }  // namespace surfdb

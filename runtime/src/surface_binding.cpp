@@ -65,8 +65,9 @@ const char* status_name(QueryStatus s) {
   return "?";
 }
 
-SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize window, Residency residency)
-    : db_(db), window_(std::move(db), window, residency) {
+SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize window, Residency residency,
+                               Interpolation interpolation)
+    : db_(db), window_(std::move(db), window, residency), interpolation_(interpolation) {
   for (std::size_t k = 0; k < columns_.size(); ++k) columns_[k] = column_offset(db_->header(), kRead[k]);
   const Header& h = db_->header();
   const RecordLayout& l = h.layout;
@@ -112,8 +113,8 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   const AxisHit hu = locate(u, h.u0, h.u1, inv_du_, l.u_points, h.u_period);
   const AxisHit hv = locate(v, h.v0, h.v1, inv_dv_, l.v_points, h.v_period);
   const std::uint64_t i0 = hu.cell, i1 = hu.cell + 1, j0 = hv.cell, j1 = hv.cell + 1;
-  if (i0 != cell_i_ || j0 != cell_j_) {  // same cell: same record, same corners
-    if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_tile_[i0], v_tile_[j0]});
+  if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_tile_[i0], v_tile_[j0]});
+  if (i0 != cell_i_ || j0 != cell_j_) {  // same cell: same corners, already gathered
     const auto address = [&](std::uint64_t i, std::uint64_t j) {
       return window_.record({u_tile_[i], v_tile_[j]}) +
              (std::uint64_t{u_local_[i]} * l.v_record_points + v_local_[j]) * node_bytes_;
@@ -131,7 +132,7 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   SurfacePoint out;
   out.u = hu.param;
   out.v = hv.param;
-  interpolate_bilinear(cell, hu.local, hv.local, inv_du_, inv_dv_, out);
+  interpolate_bilinear(cell, hu.local, hv.local, inv_du_, inv_dv_, interpolation_, out);
   std::uint32_t all = ~0u, any = 0;
   for (const auto& corner : cell) {
     const auto flags = static_cast<std::uint32_t>(corner[kFlags]);

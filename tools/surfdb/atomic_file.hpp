@@ -16,7 +16,10 @@ class AtomicFile {
   explicit AtomicFile(std::filesystem::path destination) : destination_(std::move(destination)) {
     std::filesystem::path dir = destination_.parent_path();
     if (dir.empty()) dir = ".";
-    std::string pattern = (dir / ("." + destination_.filename().string() + ".XXXXXX")).string();
+    std::string hidden = ".";  // built in steps: GCC 12 warns falsely on "." + string
+    hidden += destination_.filename().string();
+    hidden += ".XXXXXX";
+    std::string pattern = (dir / hidden).string();
     const int fd = ::mkstemp(pattern.data());
     if (fd < 0) throw std::runtime_error("cannot create a temporary file for " + destination_.string());
     temporary_ = pattern;

@@ -54,6 +54,10 @@ struct Header {
   SourceInfo source;
 
   std::uint64_t checksum_table_hash = 0;  // XXH64 of the checksum table (data_records * 8 bytes)
+
+  /// Parameters of grid node i along u and j along v.
+  double u_at(std::uint64_t i) const { return i + 1 == layout.u_points ? u1 : u0 + static_cast<double>(i) * du; }
+  double v_at(std::uint64_t j) const { return j + 1 == layout.v_points ? v1 : v0 + static_cast<double>(j) * dv; }
 };
 
 /// Encodes the header into its kHeaderBytes bytes, with the header checksum filled in.

@@ -21,6 +21,15 @@ class NodeTree {
   /// The valid node of the tree nearest to x (file length unit).
   NodeIndex nearest(const Eigen::Vector3d& x) const;
 
+  /// The nodes of the tree, for coarse searches: point (file unit) and grid index of node k.
+  std::size_t size() const;
+  Eigen::Vector3d point(std::size_t k) const;
+  NodeIndex node(std::size_t k) const;
+
+  /// A sphere holding every valid node (file unit), for cheap rejection of distant pairs.
+  const Eigen::Vector3d& bounding_centre() const;
+  double bounding_radius() const;
+
  private:
   NodeTree();
   struct Impl;

@@ -23,7 +23,8 @@ enum class WindowPolicy : std::uint8_t {
 class SurfaceBinding {
  public:
   explicit SurfaceBinding(std::shared_ptr<const Database> db, WindowSize window = {},
-                          Residency residency = Residency::direct_mapping);
+                          Residency residency = Residency::direct_mapping,
+                          Interpolation interpolation = Interpolation::bilinear);
 
   /// Point and frame at (u,v). On a grid line or at exactly u1/v1 the point is inside (the last
   /// cell takes the upper edge); periodic directions wrap; beyond a non-periodic bound the answer
@@ -43,6 +44,7 @@ class SurfaceBinding {
   StorageWindow window_;
   // Value offsets in a node of x y z nx ny nz tx ty tz k1 k2 flags; -1 where a column is absent.
   std::array<int, 12> columns_{};
+  Interpolation interpolation_;
   bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
   // Per grid line: its record row and its place in the record, so that a query divides nothing.
   std::vector<std::uint32_t> u_tile_, u_local_, v_tile_, v_local_;

@@ -1,0 +1,35 @@
+// Rigid-body poses and velocities as the contact code receives them, and where a surface sits in
+// its body. SI units: metres, seconds, radians.
+#pragma once
+
+#include <Eigen/Core>
+
+namespace surfdb {
+
+/// Position r of the body's reference point (its centre of mass) and rotation A (body to world).
+struct Pose {
+  Eigen::Vector3d r = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d A = Eigen::Matrix3d::Identity();
+};
+
+/// Pose plus the velocity of the reference point and the angular velocity, both in world axes.
+struct BodyState {
+  Pose pose;
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
+
+  /// World velocity of the material point at world position x.
+  Eigen::Vector3d point_velocity(const Eigen::Vector3d& x) const {
+    return velocity + angular_velocity.cross(x - pose.r);
+  }
+};
+
+/// A surface's frame inside its body (paper 000 Eq. 8): the origin s'^Q (metres, body axes) and the
+/// rotation A^Q (surface axes to body axes). A surface point s'' of the table (file unit) lies at
+/// r + A (offset + rotation * meters_per_unit * s'') in the world.
+struct SurfaceMount {
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+};
+
+}  // namespace surfdb

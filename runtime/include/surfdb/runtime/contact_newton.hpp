@@ -1,0 +1,70 @@
+// Contact detection between two free-form lookup-table surfaces on two bodies (paper 000 §3.1):
+// Newton-Raphson on four common-normal conditions in (u_i, v_i, u_j, v_j), warm-started from the
+// previous solution, with a coarse global search for the first guess. The conditions are
+// n_j.t_i = n_j.b_i = 0 (normals parallel) and d.t_j = d.b_j = 0 (d along n_j): equivalent to the
+// paper's Eqs. 10-11 wherever d != 0, without their spurious roots where the surfaces intersect.
+//
+// The pair owns its per-body state ("data"): one storage window per surface and the warm start.
+// The databases and their k-d trees are shared, read-only ("model"). Not thread-safe; distinct
+// pairs may run on distinct threads.
+#pragma once
+
+#include <memory>
+
+#include "surfdb/runtime/body_state.hpp"
+#include "surfdb/runtime/contact_result.hpp"
+#include "surfdb/runtime/node_tree.hpp"
+#include "surfdb/runtime/surface_binding.hpp"
+
+namespace surfdb {
+
+struct ContactOptions {
+  WindowSize window_i{5, 5}, window_j{5, 5};
+  Residency residency = Residency::direct_mapping;
+  Interpolation interpolation = Interpolation::curved;
+  int max_iterations = 25;
+  double tolerance_cells = 1e-9;  // converged when each parameter step is below this many cells
+  double max_step_cells = 32;     // a Newton step moves each parameter by at most this many cells
+};
+
+class FreeformContact {
+ public:
+  /// Surface i on body i, surface j on body j, each placed in its body by a mount.
+  FreeformContact(std::shared_ptr<const Database> surface_i, SurfaceMount mount_i,
+                  std::shared_ptr<const Database> surface_j, SurfaceMount mount_j,
+                  ContactOptions options = {});
+
+  /// Detection for the given body states; never throws for numerical trouble (see the status).
+  /// The first call, a call after a failed solve and a call after request_global_search() start
+  /// from the coarse global search; the others from the last solution. The storage windows follow
+  /// the solution by the seven-step rule.
+  ContactResult evaluate(const BodyState& body_i, const BodyState& body_j);
+
+  void request_global_search() { have_guess_ = false; }
+  void set_guess(double u_i, double v_i, double u_j, double v_j);
+
+  const SurfaceBinding& binding_i() const { return side_i_.binding; }
+  const SurfaceBinding& binding_j() const { return side_j_.binding; }
+  std::uint64_t global_searches() const { return global_searches_; }
+
+ private:
+  struct Side {
+    SurfaceBinding binding;
+    SurfaceMount mount;
+    double scale;  // metres per file unit
+    std::shared_ptr<const NodeTree> tree;
+  };
+  struct World;  // one side's surface data in world axes at the current iterate
+  World world(Side& side, const Pose& pose, double u, double v, WindowPolicy policy);
+  ContactResult solve(const BodyState& body_i, const BodyState& body_j);
+  void global_search(const Pose& pose_i, const Pose& pose_j);
+  bool far_apart(const Pose& pose_i, const Pose& pose_j, double& gap);
+
+  Side side_i_, side_j_;
+  ContactOptions options_;
+  double q_[4] = {0, 0, 0, 0};  // u_i, v_i, u_j, v_j: the warm start
+  bool have_guess_ = false;
+  std::uint64_t global_searches_ = 0;
+};
+
+}  // namespace surfdb

@@ -1,0 +1,196 @@
+#include "surfdb/runtime/contact_newton.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+namespace surfdb {
+
+const char* contact_status_name(ContactStatus s) {
+  switch (s) {
+    case ContactStatus::separated: return "separated";
+    case ContactStatus::touching: return "touching";
+    case ContactStatus::no_convergence: return "no_convergence";
+    case ContactStatus::invalid_cell: return "invalid_cell";
+    case ContactStatus::outside_domain: return "outside_domain";
+    case ContactStatus::singular: return "singular";
+  }
+  return "?";
+}
+
+struct FreeformContact::World {
+  SurfacePoint local;  // the table's answer, file unit, surface axes
+  Eigen::Vector3d p, n, t, b, p_u, p_v, n_u, n_v;  // world axes, metres
+};
+
+FreeformContact::FreeformContact(std::shared_ptr<const Database> surface_i, SurfaceMount mount_i,
+                                 std::shared_ptr<const Database> surface_j, SurfaceMount mount_j,
+                                 ContactOptions options)
+    : side_i_{SurfaceBinding(surface_i, options.window_i, options.residency, options.interpolation), mount_i,
+              surface_i->header().meters_per_unit, nullptr},
+      side_j_{SurfaceBinding(surface_j, options.window_j, options.residency, options.interpolation), mount_j,
+              surface_j->header().meters_per_unit, nullptr},
+      options_(options) {}
+
+void FreeformContact::set_guess(double u_i, double v_i, double u_j, double v_j) {
+  q_[0] = u_i;
+  q_[1] = v_i;
+  q_[2] = u_j;
+  q_[3] = v_j;
+  have_guess_ = true;
+}
+
+FreeformContact::World FreeformContact::world(Side& side, const Pose& pose, double u, double v,
+                                              WindowPolicy policy) {
+  World w;
+  w.local = side.binding.query(u, v, policy);
+  const Eigen::Matrix3d R = pose.A * side.mount.rotation;
+  const SurfacePoint& s = w.local;
+  w.p = pose.r + pose.A * side.mount.offset + side.scale * (R * s.p);
+  w.n = R * s.n;
+  w.t = R * s.t;
+  w.b = R * s.b;
+  w.p_u = side.scale * (R * s.dp_du);
+  w.p_v = side.scale * (R * s.dp_dv);
+  w.n_u = R * s.dn_du;
+  w.n_v = R * s.dn_dv;
+  return w;
+}
+
+bool FreeformContact::far_apart(const Pose& pose_i, const Pose& pose_j, double& gap) {
+  for (Side* side : {&side_i_, &side_j_})
+    if (!side->tree) side->tree = NodeTree::build(side->binding.database());
+  const auto centre = [](const Side& s, const Pose& pose) {
+    return Eigen::Vector3d(pose.r + pose.A * (s.mount.offset + s.mount.rotation * (s.scale * s.tree->bounding_centre())));
+  };
+  // Inflated by a cell or so: the sphere holds the nodes, the interpolated surface bulges between.
+  const double ri = side_i_.scale * side_i_.tree->bounding_radius() * 1.01;
+  const double rj = side_j_.scale * side_j_.tree->bounding_radius() * 1.01;
+  gap = (centre(side_i_, pose_i) - centre(side_j_, pose_j)).norm() - ri - rj;
+  return gap > 0;
+}
+
+void FreeformContact::global_search(const Pose& pose_i, const Pose& pose_j) {
+  ++global_searches_;
+  const Eigen::Matrix3d Ri = pose_i.A * side_i_.mount.rotation, Rj = pose_j.A * side_j_.mount.rotation;
+  const Eigen::Vector3d oi = pose_i.r + pose_i.A * side_i_.mount.offset;
+  const Eigen::Vector3d oj = pose_j.r + pose_j.A * side_j_.mount.offset;
+  const Header& hi = side_i_.binding.database().header();
+  const Header& hj = side_j_.binding.database().header();
+  // The node of i deepest inside j (or, apart, closest to it), measured along j's normal at the
+  // node of j nearest to it.
+  double best = INFINITY;
+  for (std::size_t k = 0; k < side_i_.tree->size(); ++k) {
+    const Eigen::Vector3d x = oi + side_i_.scale * (Ri * side_i_.tree->point(k));
+    const Eigen::Vector3d in_j = Rj.transpose() * (x - oj) / side_j_.scale;
+    const NodeIndex nj = side_j_.tree->nearest(in_j);
+    const SurfacePoint s = side_j_.binding.query(hj.u_at(nj.i), hj.v_at(nj.j), WindowPolicy::hold);
+    const double depth = (in_j - s.p).dot(s.n);
+    if (depth < best) {
+      best = depth;
+      const NodeIndex ni = side_i_.tree->node(k);
+      set_guess(hi.u_at(ni.i), hi.v_at(ni.j), hj.u_at(nj.i), hj.v_at(nj.j));
+    }
+  }
+}
+
+ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& body_j) {
+  const Header& hi = side_i_.binding.database().header();
+  const Header& hj = side_j_.binding.database().header();
+  const double cell[4] = {hi.du, hi.dv, hj.du, hj.dv};
+  ContactResult r;
+  bool converged = false;
+  for (int it = 1; it <= options_.max_iterations && !converged; ++it) {
+    const World wi = world(side_i_, body_i.pose, q_[0], q_[1], WindowPolicy::hold);
+    const World wj = world(side_j_, body_j.pose, q_[2], q_[3], WindowPolicy::hold);
+    q_[0] = wi.local.u;  // wrapped across periodic seams, clamped at bounds
+    q_[1] = wi.local.v;
+    q_[2] = wj.local.u;
+    q_[3] = wj.local.v;
+    // Common normal: n_i parallel to n_j (t_i.n_j = b_i.n_j = 0) and d along n_j (d.t_j = d.b_j = 0).
+    // Unlike d.t_i = d.b_i = 0 of paper 000 Eq. 10, this admits no spurious solution d = 0 on the
+    // curve where the surfaces intersect, which is exactly where small indentations start Newton.
+    const Eigen::Vector3d d = wi.p - wj.p;
+    const double dn_j = d.dot(wj.n);
+    const Eigen::Vector4d F(wi.t.dot(wj.n), wi.b.dot(wj.n), d.dot(wj.t), d.dot(wj.b));
+    // Derivatives of t_i and b_i through n_i.t_i = 0: n_j . dt_i/du = t_i . dn_i/du where n_j = -n_i
+    // (at the solution); likewise d . dt_j/du = -(d . n_j)(t_j . dn_j/du) where d is along n_j.
+    Eigen::Matrix4d J;
+    J << wi.t.dot(wi.n_u), wi.t.dot(wi.n_v), wi.t.dot(wj.n_u), wi.t.dot(wj.n_v),
+        wi.b.dot(wi.n_u), wi.b.dot(wi.n_v), wi.b.dot(wj.n_u), wi.b.dot(wj.n_v),
+        wi.p_u.dot(wj.t), wi.p_v.dot(wj.t),
+        -wj.p_u.dot(wj.t) - dn_j * wj.t.dot(wj.n_u), -wj.p_v.dot(wj.t) - dn_j * wj.t.dot(wj.n_v),
+        wi.p_u.dot(wj.b), wi.p_v.dot(wj.b),
+        -wj.p_u.dot(wj.b) - dn_j * wj.b.dot(wj.n_u), -wj.p_v.dot(wj.b) - dn_j * wj.b.dot(wj.n_v);
+    const Eigen::Vector4d step = J.partialPivLu().solve(-F);
+    r.iterations = it;
+    if (!step.allFinite()) {
+      r.status = ContactStatus::singular;
+      return r;
+    }
+    double shrink = 1, largest = 0;
+    for (int k = 0; k < 4; ++k) {
+      shrink = std::max(shrink, std::abs(step[k]) / (options_.max_step_cells * cell[k]));
+      largest = std::max(largest, std::abs(step[k]) / cell[k]);
+    }
+    for (int k = 0; k < 4; ++k) q_[k] += step[k] / shrink;
+    converged = largest < options_.tolerance_cells;
+  }
+  if (!converged) {
+    r.status = ContactStatus::no_convergence;
+    return r;
+  }
+  // The answer at the solution; the windows follow it (seven-step rule).
+  const World wi = world(side_i_, body_i.pose, q_[0], q_[1], WindowPolicy::follow);
+  const World wj = world(side_j_, body_j.pose, q_[2], q_[3], WindowPolicy::follow);
+  r.u_i = wi.local.u;
+  r.v_i = wi.local.v;
+  r.u_j = wj.local.u;
+  r.v_j = wj.local.v;
+  r.point_i = wi.p;
+  r.point_j = wj.p;
+  r.normal = wj.n;
+  r.curvature_i = 0.5 * (wi.local.k1 + wi.local.k2) / side_i_.scale;
+  r.curvature_j = 0.5 * (wj.local.k1 + wj.local.k2) / side_j_.scale;
+  const Eigen::Vector3d d = wi.p - wj.p;
+  if (wi.local.status == QueryStatus::outside_domain || wj.local.status == QueryStatus::outside_domain) {
+    r.status = ContactStatus::outside_domain;
+  } else if (wi.local.status == QueryStatus::invalid_cell || wj.local.status == QueryStatus::invalid_cell) {
+    r.status = ContactStatus::invalid_cell;
+  } else if (wi.n.dot(wj.n) > -0.5) {  // a common normal has n_i = -n_j; this is not one
+    r.status = ContactStatus::singular;
+  } else if (d.dot(wj.n) <= 0) {
+    r.status = ContactStatus::touching;
+    r.indentation = d.norm();
+  } else {
+    r.status = ContactStatus::separated;
+    r.gap = d.norm();
+  }
+  const Eigen::Vector3d v_rel = body_i.point_velocity(wi.p) - body_j.point_velocity(wj.p);
+  r.indentation_rate = -v_rel.dot(r.normal);
+  r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
+  return r;
+}
+
+ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState& body_j) {
+  double gap = 0;
+  if (far_apart(body_i.pose, body_j.pose, gap)) {
+    ContactResult r;
+    r.gap = gap;
+    return r;
+  }
+  const bool warm = have_guess_;
+  if (!warm) global_search(body_i.pose, body_j.pose);
+  ContactResult r = solve(body_i, body_j);
+  const bool failed = r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular;
+  if (failed && warm) {  // the warm start was off: once more from the global search
+    global_search(body_i.pose, body_j.pose);
+    const int spent = r.iterations;
+    r = solve(body_i, body_j);
+    r.iterations += spent;
+  }
+  have_guess_ = !(r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular);
+  return r;
+}
+
+}  // namespace surfdb

@@ -99,10 +99,12 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
   const Header& hj = side_j_.binding.database().header();
   const double cell[4] = {hi.du, hi.dv, hj.du, hj.dv};
   ContactResult r;
+  World wi, wj;
   bool converged = false;
-  for (int it = 1; it <= options_.max_iterations && !converged; ++it) {
-    const World wi = world(side_i_, body_i.pose, q_[0], q_[1], WindowPolicy::hold);
-    const World wj = world(side_j_, body_j.pose, q_[2], q_[3], WindowPolicy::hold);
+  for (int it = 1; it <= options_.max_iterations; ++it) {
+    // The windows follow every iterate (seven-step rule); warm-started iterates stay close.
+    wi = world(side_i_, body_i.pose, q_[0], q_[1], WindowPolicy::follow);
+    wj = world(side_j_, body_j.pose, q_[2], q_[3], WindowPolicy::follow);
     q_[0] = wi.local.u;  // wrapped across periodic seams, clamped at bounds
     q_[1] = wi.local.v;
     q_[2] = wj.local.u;
@@ -133,16 +135,17 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
       shrink = std::max(shrink, std::abs(step[k]) / (options_.max_step_cells * cell[k]));
       largest = std::max(largest, std::abs(step[k]) / cell[k]);
     }
+    // Newton's next step estimates the error of this iterate: below tolerance, this is the answer.
+    if (largest < options_.tolerance_cells) {
+      converged = true;
+      break;
+    }
     for (int k = 0; k < 4; ++k) q_[k] += step[k] / shrink;
-    converged = largest < options_.tolerance_cells;
   }
   if (!converged) {
     r.status = ContactStatus::no_convergence;
     return r;
   }
-  // The answer at the solution; the windows follow it (seven-step rule).
-  const World wi = world(side_i_, body_i.pose, q_[0], q_[1], WindowPolicy::follow);
-  const World wj = world(side_j_, body_j.pose, q_[2], q_[3], WindowPolicy::follow);
   r.u_i = wi.local.u;
   r.v_i = wi.local.v;
   r.u_j = wj.local.u;

@@ -12,6 +12,7 @@
 #include <TColStd_Array1OfInteger.hxx>
 #include <TColStd_Array1OfReal.hxx>
 #include <TColgp_Array2OfPnt.hxx>
+#include <TopoDS_Face.hxx>
 
 #include <chrono>
 #include <cmath>

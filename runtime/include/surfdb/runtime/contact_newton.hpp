@@ -23,7 +23,7 @@ struct ContactOptions {
   Residency residency = Residency::direct_mapping;
   Interpolation interpolation = Interpolation::curved;
   int max_iterations = 25;
-  double tolerance_cells = 1e-9;  // converged when each parameter step is below this many cells
+  double tolerance_cells = 1e-7;  // converged when Newton's next step is below this many cells
   double max_step_cells = 32;     // a Newton step moves each parameter by at most this many cells
 };
 

@@ -100,7 +100,8 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
   const double cell[4] = {hi.du, hi.dv, hj.du, hj.dv};
   ContactResult r;
   World wi, wj;
-  bool converged = false;
+  bool finished = false;  // solved, or stopped at the edge of a domain (status tells which)
+  int outside = 0;  // successive iterates clamped at a bound of a parameter domain
   for (int it = 1; it <= options_.max_iterations; ++it) {
     // The windows follow every iterate (seven-step rule); warm-started iterates stay close.
     wi = world(side_i_, body_i.pose, q_[0], q_[1], WindowPolicy::follow);
@@ -109,6 +110,13 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     q_[1] = wi.local.v;
     q_[2] = wj.local.u;
     q_[3] = wj.local.v;
+    const bool clamped = wi.local.status == QueryStatus::outside_domain || wj.local.status == QueryStatus::outside_domain;
+    outside = clamped ? outside + 1 : 0;
+    if (outside == 2) {  // Newton pushes past the edge of a surface: the contact has left it
+      r.iterations = it;
+      finished = true;
+      break;
+    }
     // Common normal: n_i parallel to n_j (t_i.n_j = b_i.n_j = 0) and d along n_j (d.t_j = d.b_j = 0).
     // Unlike d.t_i = d.b_i = 0 of paper 000 Eq. 10, this admits no spurious solution d = 0 on the
     // curve where the surfaces intersect, which is exactly where small indentations start Newton.
@@ -137,12 +145,12 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     }
     // Newton's next step estimates the error of this iterate: below tolerance, this is the answer.
     if (largest < options_.tolerance_cells) {
-      converged = true;
+      finished = true;
       break;
     }
     for (int k = 0; k < 4; ++k) q_[k] += step[k] / shrink;
   }
-  if (!converged) {
+  if (!finished) {
     r.status = ContactStatus::no_convergence;
     return r;
   }

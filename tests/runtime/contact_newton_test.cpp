@@ -108,3 +108,19 @@ TEST_CASE("a tracked path converges every step in a few warm-started iterations"
   CHECK(pair.global_searches() == 1);
   CHECK(pair.binding_i().window().stats().updates + pair.binding_j().window().stats().updates > 0);
 }
+
+TEST_CASE("a contact beyond the cup's rim reports outside_domain, never NaN") {
+  const BallAndCup& t = ball_and_cup();
+  FreeformContact pair(t.ball, t.mount, t.cup, t.mount);
+  // Pressed against the wall above the rim (the table holds the lower half of the sphere only).
+  const Vector3d dir = Vector3d(1, 0, 0.6).normalized();
+  const ContactResult r = pair.evaluate(at((0.04 + 1e-5) * dir), at(Vector3d::Zero()));
+  CHECK(r.status == ContactStatus::outside_domain);
+  CHECK(r.point_i.allFinite());
+  CHECK(r.normal.allFinite());
+  CHECK(std::isfinite(r.indentation));
+  // Back below the rim, the same pair recovers.
+  const ContactResult back = pair.evaluate(at((0.04 + 1e-5) * Vector3d(0.3, 0, -1).normalized()), at(Vector3d::Zero()));
+  CHECK(back.status == ContactStatus::touching);
+  CHECK(back.indentation == doctest::Approx(1e-5).epsilon(1e-3));
+}

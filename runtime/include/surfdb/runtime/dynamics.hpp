@@ -1,0 +1,69 @@
+// The constrained equations of motion of the multibody loop, in Newton-Euler form with Lagrange
+// multipliers and Baumgarte stabilisation:
+//   [M  Phi_z^T] [zdd   ]   [Q                                  ]
+//   [Phi_z   0 ] [lambda] = [gamma - 2 alpha Phi_dot - beta^2 Phi]
+// solved through the Schur complement (M is block diagonal), and the Euler-parameter kinematics
+// pdot = 1/2 p (x) (0, w') with a pull back to |p| = 1. The state layout is multibody_state.hpp's.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <functional>
+#include <vector>
+
+#include "surfdb/runtime/joint_constraints.hpp"
+#include "surfdb/runtime/multibody_model.hpp"
+#include "surfdb/runtime/multibody_state.hpp"
+
+namespace surfdb {
+
+/// External load on a body: force at its centre of mass and torque, both world axes (N, N m).
+struct BodyLoad {
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
+  Eigen::Vector3d torque = Eigen::Vector3d::Zero();
+};
+
+/// Adds external loads (contacts) for state y at time t; loads arrive zeroed, one per body.
+using LoadFunction = std::function<void(double t, const double* y, std::vector<BodyLoad>& loads)>;
+
+struct Stabilisation {
+  double alpha = 20;   // 1/s, velocity-level Baumgarte gain
+  double beta = 20;    // 1/s, position-level Baumgarte gain
+  double euler = 100;  // 1/s, rate of the pull back to |p| = 1
+};
+
+class Dynamics {
+ public:
+  Dynamics(const MultibodyModel& model, Stabilisation stabilisation = {});
+
+  int state_size() const { return kBodyStateSize * body_count_; }
+
+  /// ydot for y at time t. Preallocated: no allocation per call.
+  void derivative(double t, const double* y, double* ydot, const LoadFunction& loads);
+
+  /// Lagrange multipliers of the last derivative() call, one per constraint equation.
+  const Eigen::VectorXd& multipliers() const { return lambda_; }
+
+  double kinetic_energy(const double* y) const;
+  /// Gravitational potential energy, zero at the origin.
+  double potential_energy(const double* y) const;
+  /// Largest |Phi| (position-level constraint violation) and largest |Phi_z zdot| at y.
+  double position_violation(const double* y);
+  double velocity_violation(const double* y);
+
+  /// Scales every body's Euler parameters back to unit length (after an accepted step).
+  void normalise(double* y) const;
+
+ private:
+  const MultibodyModel& model_;
+  Stabilisation stab_;
+  int body_count_;
+  std::vector<Eigen::Matrix3d> inverse_inertia_;
+  ConstraintSet constraints_;
+  std::vector<BodyLoad> loads_;
+  Eigen::VectorXd z_dot_, q_, m_inv_q_, rhs_, lambda_, acc_;
+  Eigen::MatrixXd m_inv_jt_, schur_;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+};
+
+}  // namespace surfdb

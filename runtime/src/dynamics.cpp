@@ -1,0 +1,121 @@
+#include "surfdb/runtime/dynamics.hpp"
+
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "surfdb/runtime/multibody_state.hpp"
+
+namespace surfdb {
+
+Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
+    : model_(model), stab_(stabilisation), body_count_(static_cast<int>(model.bodies.size())),
+      constraints_(model), loads_(model.bodies.size()) {
+  for (const RigidBody& b : model.bodies) inverse_inertia_.push_back(b.inertia.inverse());
+  const int n = 6 * body_count_, m = model.constraint_count();
+  z_dot_.resize(n);
+  q_.resize(n);
+  m_inv_q_.resize(n);
+  acc_.resize(n);
+  rhs_.resize(m);
+  lambda_.resize(m);
+  m_inv_jt_.resize(n, m);
+  schur_.resize(m, m);
+  ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
+}
+
+void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFunction& loads) {
+  for (BodyLoad& l : loads_) l = BodyLoad{};
+  if (loads) loads(t, y, loads_);
+  evaluate_constraints(model_, y, constraints_);
+
+  // Generalized velocities, forces, and M^-1 applied to them and to Phi_z^T.
+  for (int k = 0; k < body_count_; ++k) {
+    const BodyStateView s = body_view(y, k);
+    const RigidBody& b = model_.bodies[k];
+    const Eigen::Matrix3d A = s.orientation().toRotationMatrix();
+    const Eigen::Vector3d w = s.w_body();
+    z_dot_.segment<3>(6 * k) = s.v();
+    z_dot_.segment<3>(6 * k + 3) = w;
+    q_.segment<3>(6 * k) = loads_[k].force + b.mass * model_.gravity;
+    q_.segment<3>(6 * k + 3) = A.transpose() * loads_[k].torque - w.cross(b.inertia * w);
+    m_inv_q_.segment<3>(6 * k) = q_.segment<3>(6 * k) / b.mass;
+    m_inv_q_.segment<3>(6 * k + 3) = inverse_inertia_[k] * q_.segment<3>(6 * k + 3);
+    m_inv_jt_.middleRows<3>(6 * k) = constraints_.jacobian.middleCols<3>(6 * k).transpose() / b.mass;
+    m_inv_jt_.middleRows<3>(6 * k + 3).noalias() =
+        inverse_inertia_[k] * constraints_.jacobian.middleCols<3>(6 * k + 3).transpose();
+  }
+  const int m = static_cast<int>(lambda_.size());
+  if (m > 0) {
+    // (Phi_z M^-1 Phi_z^T) lambda = Phi_z M^-1 Q - gamma_stabilised
+    schur_.noalias() = constraints_.jacobian * m_inv_jt_;
+    rhs_.noalias() = constraints_.jacobian * m_inv_q_;
+    rhs_ -= constraints_.gamma;
+    rhs_.noalias() += 2 * stab_.alpha * (constraints_.jacobian * z_dot_);
+    rhs_ += stab_.beta * stab_.beta * constraints_.phi;
+    ldlt_.compute(schur_);
+    lambda_ = ldlt_.solve(rhs_);
+    acc_ = m_inv_q_;
+    acc_.noalias() -= m_inv_jt_ * lambda_;
+  } else {
+    acc_ = m_inv_q_;
+  }
+
+  for (int k = 0; k < body_count_; ++k) {
+    const double* b = y + kBodyStateSize * k;
+    double* d = ydot + kBodyStateSize * k;
+    const Eigen::Quaterniond p(b[3], b[4], b[5], b[6]);
+    const Eigen::Vector3d w(b[10], b[11], b[12]);
+    // pdot = 1/2 p (x) (0, w'), pulled back to the unit sphere.
+    const Eigen::Quaterniond pw = p * Eigen::Quaterniond(0, w.x(), w.y(), w.z());
+    const double drift = stab_.euler * (p.squaredNorm() - 1);
+    d[0] = b[7];
+    d[1] = b[8];
+    d[2] = b[9];
+    d[3] = 0.5 * pw.w() - drift * p.w();
+    d[4] = 0.5 * pw.x() - drift * p.x();
+    d[5] = 0.5 * pw.y() - drift * p.y();
+    d[6] = 0.5 * pw.z() - drift * p.z();
+    for (int c = 0; c < 6; ++c) d[7 + c] = acc_[6 * k + c];
+  }
+}
+
+double Dynamics::kinetic_energy(const double* y) const {
+  double e = 0;
+  for (int k = 0; k < body_count_; ++k) {
+    const BodyStateView s = body_view(y, k);
+    const RigidBody& b = model_.bodies[k];
+    e += 0.5 * b.mass * s.v().squaredNorm() + 0.5 * s.w_body().dot(b.inertia * s.w_body());
+  }
+  return e;
+}
+
+double Dynamics::potential_energy(const double* y) const {
+  double e = 0;
+  for (int k = 0; k < body_count_; ++k) e -= model_.bodies[k].mass * model_.gravity.dot(body_view(y, k).r());
+  return e;
+}
+
+double Dynamics::position_violation(const double* y) {
+  evaluate_constraints(model_, y, constraints_);
+  return constraints_.phi.size() ? constraints_.phi.cwiseAbs().maxCoeff() : 0.0;
+}
+
+double Dynamics::velocity_violation(const double* y) {
+  evaluate_constraints(model_, y, constraints_);
+  for (int k = 0; k < body_count_; ++k) {
+    const BodyStateView s = body_view(y, k);
+    z_dot_.segment<3>(6 * k) = s.v();
+    z_dot_.segment<3>(6 * k + 3) = s.w_body();
+  }
+  return constraints_.phi.size() ? (constraints_.jacobian * z_dot_).cwiseAbs().maxCoeff() : 0.0;
+}
+
+void Dynamics::normalise(double* y) const {
+  for (int k = 0; k < body_count_; ++k) {
+    double* p = y + kBodyStateSize * k + 3;
+    const double n = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+    for (int c = 0; c < 4; ++c) p[c] /= n;
+  }
+}
+
+}  // namespace surfdb

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "../support/slider_crank.hpp"
+#include "surfdb/runtime/integrator_cvode.hpp"
 #include "surfdb/runtime/integrator_rk4.hpp"
 
 using namespace surfdb;
@@ -58,4 +59,34 @@ TEST_CASE("a free body under gravity falls as a projectile and keeps its spin") 
   CHECK(b.r().x() == doctest::Approx(1.0));
   CHECK(b.r().z() == doctest::Approx(1 + 2 - 0.5 * 9.81).epsilon(1e-12));
   CHECK(b.w_body().z() == doctest::Approx(3.0).epsilon(1e-12));  // about a principal axis
+}
+
+TEST_CASE("CVODE Adams and BDF run the slider-crank with the closed-form kinematics") {
+  const MultibodyModel model = slider_crank();
+  for (CvodeMethod method : {CvodeMethod::adams, CvodeMethod::bdf}) {
+    Dynamics dynamics(model);
+    const std::vector<double> y0 = slider_crank_initial_state(2.0);
+    CvodeOptions options;
+    options.method = method;
+    options.relative_tolerance = 1e-10;
+    options.absolute_tolerance = 1e-12;
+    CvodeIntegrator cvode(dynamics, nullptr, options);
+    cvode.reset(0, y0.data());
+    const double energy0 = dynamics.kinetic_energy(y0.data()) + dynamics.potential_energy(y0.data());
+    double t = 0, worst_position = 0, worst_energy = 0;
+    while (t < 2.0) {
+      t = cvode.step(2.0);
+      const double* y = cvode.state();
+      const Eigen::Matrix3d A = body_view(y, 0).orientation().toRotationMatrix();
+      const double theta = std::atan2(A(1, 0), A(0, 0));
+      const double closed = kCrank * std::cos(theta) + std::sqrt(kCoupler * kCoupler - std::pow(kCrank * std::sin(theta), 2));
+      worst_position = std::max(worst_position, std::abs(body_view(y, 2).r().x() - closed));
+      worst_energy = std::max(worst_energy, std::abs(dynamics.kinetic_energy(y) + dynamics.potential_energy(y) - energy0) / energy0);
+    }
+    MESSAGE(std::string(method == CvodeMethod::adams ? "Adams" : "BDF") << ": " << cvode.steps() << " steps, " << cvode.rhs_evaluations()
+                                                         << " evaluations, slider error " << worst_position
+                                                         << " m, energy error " << worst_energy);
+    CHECK(worst_position < 1e-7);
+    CHECK(worst_energy < 1e-6);
+  }
 }

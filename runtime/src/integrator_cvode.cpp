@@ -13,8 +13,7 @@
 namespace surfdb {
 
 struct CvodeIntegrator::Impl {
-  Dynamics& dynamics;
-  LoadFunction loads;
+  OdeSystem& system;
   CvodeOptions options;
   SUNContext context = nullptr;
   N_Vector y = nullptr;
@@ -27,7 +26,7 @@ struct CvodeIntegrator::Impl {
 
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* self) {
     auto* impl = static_cast<Impl*>(self);
-    impl->dynamics.derivative(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot), impl->loads);
+    impl->system.derivative(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
     return 0;
   }
 
@@ -45,11 +44,11 @@ struct CvodeIntegrator::Impl {
   }
 };
 
-CvodeIntegrator::CvodeIntegrator(Dynamics& dynamics, LoadFunction loads, CvodeOptions options)
-    : impl_(new Impl{dynamics, std::move(loads), options}) {
+CvodeIntegrator::CvodeIntegrator(OdeSystem& system, CvodeOptions options)
+    : impl_(new Impl{system, options}) {
   Impl& d = *impl_;
   d.check(SUNContext_Create(nullptr, &d.context), "context");
-  d.y = N_VNew_Serial(dynamics.state_size(), d.context);
+  d.y = N_VNew_Serial(system.size(), d.context);
   if (!d.y) throw std::runtime_error("CVODE: cannot allocate the state vector");
 }
 
@@ -58,7 +57,7 @@ CvodeIntegrator::~CvodeIntegrator() = default;
 void CvodeIntegrator::reset(double t0, const double* y0) {
   Impl& d = *impl_;
   double* y = N_VGetArrayPointer(d.y);
-  for (int c = 0; c < d.dynamics.state_size(); ++c) y[c] = y0[c];
+  for (int c = 0; c < d.system.size(); ++c) y[c] = y0[c];
   d.t = t0;
   if (d.started) {
     d.check(CVodeReInit(d.cvode, t0, d.y), "reinit");
@@ -76,7 +75,7 @@ void CvodeIntegrator::reset(double t0, const double* y0) {
     d.nonlinear = SUNNonlinSol_FixedPoint(d.y, 0, d.context);
     d.check(CVodeSetNonlinearSolver(d.cvode, d.nonlinear), "nonlinear solver");
   } else {
-    d.matrix = SUNDenseMatrix(d.dynamics.state_size(), d.dynamics.state_size(), d.context);
+    d.matrix = SUNDenseMatrix(d.system.size(), d.system.size(), d.context);
     d.linear = SUNLinSol_Dense(d.y, d.matrix, d.context);
     d.check(CVodeSetLinearSolver(d.cvode, d.linear, d.matrix), "linear solver");
   }

@@ -24,7 +24,7 @@ TEST_CASE("slider-crank over a full revolution: slider position against the clos
   const double h = 1e-4;
   double t = 0;
   while (turned < 2 * M_PI) {
-    rk4.step(dynamics, t, h, y.data(), nullptr);
+    rk4.step(dynamics, t, h, y.data());
     t += h;
     const Eigen::Matrix3d A = body_view(y.data(), 0).orientation().toRotationMatrix();
     const double theta = std::atan2(A(1, 0), A(0, 0));
@@ -54,7 +54,7 @@ TEST_CASE("a free body under gravity falls as a projectile and keeps its spin") 
   std::vector<double> y(kBodyStateSize);
   set_body_state(y.data(), 0, {0, 0, 1}, Eigen::Quaterniond::Identity(), {1, 0, 2}, {0, 0, 3});
   Rk4 rk4(dynamics.state_size());
-  for (int k = 0; k < 1000; ++k) rk4.step(dynamics, k * 1e-3, 1e-3, y.data(), nullptr);
+  for (int k = 0; k < 1000; ++k) rk4.step(dynamics, k * 1e-3, 1e-3, y.data());
   const BodyStateView b = body_view(y.data(), 0);
   CHECK(b.r().x() == doctest::Approx(1.0));
   CHECK(b.r().z() == doctest::Approx(1 + 2 - 0.5 * 9.81).epsilon(1e-12));
@@ -70,7 +70,7 @@ TEST_CASE("CVODE Adams and BDF run the slider-crank with the closed-form kinemat
     options.method = method;
     options.relative_tolerance = 1e-10;
     options.absolute_tolerance = 1e-12;
-    CvodeIntegrator cvode(dynamics, nullptr, options);
+    CvodeIntegrator cvode(dynamics, options);
     cvode.reset(0, y0.data());
     const double energy0 = dynamics.kinetic_energy(y0.data()) + dynamics.potential_energy(y0.data());
     double t = 0, worst_position = 0, worst_energy = 0;

@@ -14,6 +14,7 @@
 #include "surfdb/runtime/joint_constraints.hpp"
 #include "surfdb/runtime/multibody_model.hpp"
 #include "surfdb/runtime/multibody_state.hpp"
+#include "surfdb/runtime/ode_system.hpp"
 
 namespace surfdb {
 
@@ -32,14 +33,17 @@ struct Stabilisation {
   double euler = 100;  // 1/s, rate of the pull back to |p| = 1
 };
 
-class Dynamics {
+class Dynamics : public OdeSystem {
  public:
   Dynamics(const MultibodyModel& model, Stabilisation stabilisation = {});
 
   int state_size() const { return kBodyStateSize * body_count_; }
+  int size() const override { return state_size(); }
 
-  /// ydot for y at time t. Preallocated: no allocation per call.
+  /// ydot for the bodies' state y at time t, with external loads. No allocation per call.
   void derivative(double t, const double* y, double* ydot, const LoadFunction& loads);
+  /// The same without external loads (gravity and joints only).
+  void derivative(double t, const double* y, double* ydot) override { derivative(t, y, ydot, nullptr); }
 
   /// Lagrange multipliers of the last derivative() call, one per constraint equation.
   const Eigen::VectorXd& multipliers() const { return lambda_; }
@@ -52,7 +56,7 @@ class Dynamics {
   double velocity_violation(const double* y);
 
   /// Scales every body's Euler parameters back to unit length (after an accepted step).
-  void normalise(double* y) const;
+  void normalise(double* y) const override;
 
  private:
   const MultibodyModel& model_;

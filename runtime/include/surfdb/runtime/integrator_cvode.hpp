@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "surfdb/runtime/dynamics.hpp"
+#include "surfdb/runtime/ode_system.hpp"
 
 namespace surfdb {
 
@@ -22,7 +22,7 @@ struct CvodeOptions {
 class CvodeIntegrator {
  public:
   /// Throws std::runtime_error when SUNDIALS cannot be set up.
-  CvodeIntegrator(Dynamics& dynamics, LoadFunction loads, CvodeOptions options);
+  CvodeIntegrator(OdeSystem& system, CvodeOptions options);
   ~CvodeIntegrator();
   CvodeIntegrator(const CvodeIntegrator&) = delete;
   CvodeIntegrator& operator=(const CvodeIntegrator&) = delete;

@@ -2,9 +2,10 @@
 // setting (1e-6 s). The Euler parameters are renormalised after each step.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
-#include "surfdb/runtime/dynamics.hpp"
+#include "surfdb/runtime/ode_system.hpp"
 
 namespace surfdb {
 
@@ -13,17 +14,17 @@ class Rk4 {
   explicit Rk4(int state_size) : k1_(state_size), k2_(state_size), k3_(state_size), k4_(state_size), tmp_(state_size) {}
 
   /// Advances y (state_size values) from t by h.
-  void step(Dynamics& dynamics, double t, double h, double* y, const LoadFunction& loads) {
+  void step(OdeSystem& system, double t, double h, double* y) {
     const std::size_t n = tmp_.size();
-    dynamics.derivative(t, y, k1_.data(), loads);
+    system.derivative(t, y, k1_.data());
     for (std::size_t c = 0; c < n; ++c) tmp_[c] = y[c] + 0.5 * h * k1_[c];
-    dynamics.derivative(t + 0.5 * h, tmp_.data(), k2_.data(), loads);
+    system.derivative(t + 0.5 * h, tmp_.data(), k2_.data());
     for (std::size_t c = 0; c < n; ++c) tmp_[c] = y[c] + 0.5 * h * k2_[c];
-    dynamics.derivative(t + 0.5 * h, tmp_.data(), k3_.data(), loads);
+    system.derivative(t + 0.5 * h, tmp_.data(), k3_.data());
     for (std::size_t c = 0; c < n; ++c) tmp_[c] = y[c] + h * k3_[c];
-    dynamics.derivative(t + h, tmp_.data(), k4_.data(), loads);
+    system.derivative(t + h, tmp_.data(), k4_.data());
     for (std::size_t c = 0; c < n; ++c) y[c] += h / 6 * (k1_[c] + 2 * k2_[c] + 2 * k3_[c] + k4_[c]);
-    dynamics.normalise(y);
+    system.normalise(y);
   }
 
  private:

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   surfdb::cli::add_query_command(app);
   surfdb::cli::add_project_command(app);
   surfdb::cli::add_export_command(app);
+  surfdb::cli::add_simulate_command(app);
   app.parse_complete_callback([&] { surfdb::cli::init_logging(verbose); });
   try {
     app.parse(argc, argv);

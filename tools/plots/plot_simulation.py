@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Plots of a `surfdb simulate` run, like paper 000's Figs 11-15, from OUTDIR/time_series.csv.
+
+For each contact pair: contact points in the xy and xz planes, indentation against time, normal
+force against indentation; and the trajectory of every free-moving body named 'ball'.
+Usage: plot_simulation.py OUTDIR
+"""
+import csv
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {key: [float(r[key]) for r in rows] for key in rows[0]} if rows else {}
+
+
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(outdir):
+    outdir = Path(outdir)
+    data = read(outdir / "time_series.csv")
+    if not data:
+        return
+    t = data["t"]
+    contacts = sorted({k[: -len("_indentation")] for k in data if k.endswith("_indentation")})
+    for c in contacts:
+        touching = [i for i, v in enumerate(data[c + "_touching"]) if v > 0]
+        mm = lambda key: [1e3 * data[key][i] for i in touching]  # noqa: E731
+        for a, b in (("x", "y"), ("x", "z")):
+            fig, ax = plt.subplots(figsize=(6, 4.5))
+            ax.plot(mm(f"{c}_point_i_{a}"), mm(f"{c}_point_i_{b}"), ".", ms=2, label="on surface i")
+            ax.plot(mm(f"{c}_point_j_{a}"), mm(f"{c}_point_j_{b}"), ".", ms=2, label="on surface j")
+            ax.set_xlabel(f"{a} (mm)")
+            ax.set_ylabel(f"{b} (mm)")
+            ax.set_title(f"{c}: contact points, {a}{b} plane")
+            ax.legend()
+            save(fig, outdir / f"{c}_contact_points_{a}{b}.png")
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.plot(t, [1e6 * v for v in data[c + "_indentation"]], lw=0.8)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("indentation (µm)")
+        ax.set_title(f"{c}: indentation")
+        save(fig, outdir / f"{c}_indentation.png")
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        ax.plot([1e6 * data[c + "_indentation"][i] for i in touching], [data[c + "_normal_force"][i] for i in touching], lw=0.8)
+        ax.set_xlabel("indentation (µm)")
+        ax.set_ylabel("normal force (N)")
+        ax.set_title(f"{c}: force against indentation")
+        save(fig, outdir / f"{c}_force_indentation.png")
+    for body in sorted({k[:-2] for k in data if k.endswith("_x") and "_point_" not in k}):
+        if "ball" not in body:
+            continue
+        fig, (xy, xz) = plt.subplots(1, 2, figsize=(10, 4.5))
+        x, y, z = ([1e3 * v for v in data[f"{body}_{a}"]] for a in "xyz")
+        xy.plot(x, y, lw=0.8)
+        xy.set_xlabel("x (mm)")
+        xy.set_ylabel("y (mm)")
+        xz.plot(x, z, lw=0.8)
+        xz.set_xlabel("x (mm)")
+        xz.set_ylabel("z (mm)")
+        fig.suptitle(f"{body}: trajectory of the centre")
+        save(fig, outdir / f"{body}_trajectory.png")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -116,6 +116,45 @@ if [ "$(wc -l <"$dir/o.csv")" -eq 3001 ]; then ok; else bad "export csv rows"; f
 if head -c 200 "$dir/o.vtk" | grep -q "DIMENSIONS 50 60 1"; then ok; else bad "vtk header"; fi
 expect_fail "export format" "--format must be csv or vtk" "$surfdb" export "$dir/o.sdb" --format obj -o "$dir/o.obj"
 
+# Scenarios and simulate.
+samples=$(cd "$(dirname "$0")/../../samples/slider_crank_cup_ball" && pwd)
+cp "$samples/hertz_analytic.toml" "$dir/scenario.toml"
+if "$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim" --end-time 0.025 >/dev/null 2>&1; then ok; else bad "simulate analytic scenario"; fi
+python3 - "$dir/sim" <<'PY' && ok || bad "simulate outputs"
+import csv, json, sys
+j = json.load(open(sys.argv[1] + "/summary.json"))
+for key in ["end_time", "steps", "rhs_evaluations", "cpu_seconds", "contacts", "energy", "constraint_drift"]:
+    assert key in j, key
+c = j["contacts"][0]
+for key in ["name", "first_contact_time", "impacts", "max_indentation", "window_updates", "records_read", "solver_failures"]:
+    assert key in c, key
+assert abs(c["first_contact_time"] - 0.018094) < 2e-6 and c["impacts"] == 1
+for key in ["initial", "final", "dissipated", "drift_relative"]:
+    assert key in j["energy"], key
+assert j["energy"]["drift_relative"] < 1e-6
+rows = list(csv.DictReader(open(sys.argv[1] + "/time_series.csv")))
+assert len(rows) > 2000 and "ball-cup_indentation" in rows[0]
+PY
+scenario_error() {  # DESCRIPTION MESSAGE PYTHON-EDIT
+  python3 - "$dir/scenario.toml" "$dir/broken.toml" "$3" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+old, new = sys.argv[3].replace("\\n", "\n").split("|")
+assert old in text, old
+open(sys.argv[2], "w").write(text.replace(old, new, 1))
+PY
+  expect_fail "$1" "$2" "$surfdb" simulate "$dir/broken.toml" -o "$dir/broken"
+}
+scenario_error "negative mass" "broken.toml:18: body 'crank'.mass: must be positive" 'mass = 1.726|mass = -1.726'
+scenario_error "singular inertia" "body 'crank'.inertia: principal moments must be positive" 'inertia = [1.726e-4, 3.3407e-3, 3.3407e-3]|inertia = [0.0, 3.3407e-3, 3.3407e-3]'
+scenario_error "unknown key" "unknown key 'colour'" 'mass = 3.451|mass = 3.451\ncolour = "red"'
+scenario_error "wrong type" "body 'slider'.mass: must be a number" 'mass = 1.726\ninertia = [1e-3|mass = "heavy"\ninertia = [1e-3'
+scenario_error "unknown surface" "no surface named 'bowl'" 'surface_j = "cup"|surface_j = "bowl"'
+scenario_error "unknown body" "no body named 'crank2'" 'body_j = "crank"|body_j = "crank2"'
+scenario_error "contradictory joints" "some joints are redundant or contradictory" 'name = "pin"\ntype = "spherical"|name = "pin"\ntype = "revolute"'
+scenario_error "missing field" "simulation.end_time: missing" 'end_time = 0.1|'
+scenario_error "bad toml" "broken.toml:" '[simulation]|[simulation'
+
 # Damaged databases.
 size=$(stat -c %s "$dir/o.sdb")
 cp "$dir/o.sdb" "$dir/flipped.sdb"

@@ -12,7 +12,7 @@ packages=(
   libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev
   libocct-data-exchange-dev libtbb-dev  # OCCT's CMake targets name libtbb.so
   libboost-dev libeigen3-dev libspdlog-dev libfmt-dev
-  doctest-dev libcli11-dev libsundials-dev libbenchmark-dev
+  doctest-dev libcli11-dev libsundials-dev
   libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev libnanoflann-dev
   python3 python3-matplotlib python3-numpy
 )

@@ -1,7 +1,6 @@
 #include "surfdb/formats/record_file_writer.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +9,7 @@
 
 #include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
+#include "surfdb/formats/temporary_file.hpp"
 
 namespace surfdb {
 namespace {
@@ -19,28 +19,13 @@ namespace {
                     std::strerror(errno));
 }
 
-mode_t default_file_mode() {
-  const mode_t mask = ::umask(0);  // umask can only be read by setting it
-  ::umask(mask);
-  return 0666 & ~mask;
-}
-
 }  // namespace
 
 RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const RecordLayout& layout)
     : destination_(std::move(destination)), layout_(layout) {
-  if (std::filesystem::is_directory(destination_))
-    throw FormatError("cannot write " + destination_.string() + ": it is a directory");
-  std::filesystem::path dir = destination_.parent_path();
-  if (dir.empty()) dir = ".";
-  std::string hidden = ".";  // built in steps: GCC 12 warns falsely on "." + string
-  hidden += destination_.filename().string();
-  hidden += ".XXXXXX";
-  std::string pattern = (dir / hidden).string();
-  fd_ = ::mkstemp(pattern.data());
-  if (fd_ < 0) fail(destination_, "create a temporary file for");
-  temporary_ = pattern;
-  if (::fchmod(fd_, default_file_mode()) != 0) fail(temporary_, "set permissions of");
+  const TemporaryFile t = create_temporary_beside(destination_);
+  fd_ = t.fd;
+  temporary_ = t.path;
   checksums_.reserve(layout_.data_records);
 }
 

@@ -14,9 +14,6 @@ using Eigen::Vector3d;
 
 namespace {
 constexpr double R = 50, pi = std::numbers::pi;
-Vector3d octant(double u, double v) {
-  return R * Vector3d(std::cos(u) * std::cos(v), std::cos(u) * std::sin(v), std::sin(u));
-}
 }  // namespace
 
 TEST_CASE("cold and warm projections find R x / |x| within the chord bound") {
@@ -31,7 +28,7 @@ TEST_CASE("cold and warm projections find R x / |x| within the chord bound") {
   int worst_iterations = 0;
   for (int k = 0; k < 2000; ++k) {
     const double u = param(rng), v = param(rng);
-    const Vector3d x = octant(u, v) * (1 + offset(rng) / R);  // inside (d > 0) and outside the ball
+    const Vector3d x = octant_point(u, v) * (1 + offset(rng) / R);  // inside (d > 0) and outside the ball
     const Projection cold = project_global(binding, *tree, x);
     REQUIRE(cold.converged);
     CHECK(cold.point.status == QueryStatus::valid);
@@ -53,7 +50,7 @@ TEST_CASE("cold and warm projections find R x / |x| within the chord bound") {
 TEST_CASE("the sign of the distance follows the stored normal") {
   const auto db = paper_octant();
   SurfaceBinding binding(db);
-  const Vector3d on = octant(0.6, 0.7);
+  const Vector3d on = octant_point(0.6, 0.7);
   // n points to the centre: a point inside the ball is on the positive side (chord error 3e-5 mm).
   CHECK(project_local(binding, 0.9 * on, 0.6, 0.7).distance == doctest::Approx(5).epsilon(1e-5));
   CHECK(project_local(binding, 1.1 * on, 0.6, 0.7).distance == doctest::Approx(-5).epsilon(1e-5));

@@ -19,9 +19,6 @@ using Eigen::Vector3d;
 namespace {
 constexpr double R = 50, pi = std::numbers::pi;
 
-Vector3d octant(double u, double v) {
-  return R * Vector3d(std::cos(u) * std::cos(v), std::cos(u) * std::sin(v), std::sin(u));
-}
 
 double angle(const Vector3d& a, const Vector3d& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); }
 }  // namespace
@@ -38,7 +35,7 @@ TEST_CASE("octant at random (u,v): within the chord bound and frames within 1e-5
     const double u = param(rng), v = param(rng);
     const SurfacePoint s = binding.query(u, v);
     REQUIRE(s.status == QueryStatus::valid);
-    const Vector3d exact = octant(u, v);
+    const Vector3d exact = octant_point(u, v);
     const Vector3d su(-std::sin(u) * std::cos(v), -std::sin(u) * std::sin(v), std::cos(u));
     const Vector3d n = -exact / R, t = su.normalized(), b = n.cross(t);
     worst_point = std::max(worst_point, (s.p - exact).norm());
@@ -99,7 +96,7 @@ TEST_CASE("outside a non-periodic domain or NaN: status says so and values are f
   }
   const SurfacePoint clamped = binding.query(-0.1, 0.5);
   CHECK(clamped.u == 0);
-  CHECK((clamped.p - octant(0, 0.5)).norm() < 1e-4);
+  CHECK((clamped.p - octant_point(0, 0.5)).norm() < 1e-4);
 }
 
 TEST_CASE("queries on distinct bindings of one database from two threads agree with one thread") {
@@ -129,7 +126,7 @@ TEST_CASE("curved interpolation removes the chord error on the octant") {
   for (int k = 0; k < 20000; ++k) {
     const double u = param(rng), v = param(rng);
     const SurfacePoint s = binding.query(u, v);
-    worst = std::max(worst, (s.p - octant(u, v)).norm());
+    worst = std::max(worst, (s.p - octant_point(u, v)).norm());
     worst_radial = std::max(worst_radial, std::abs(s.p.norm() - R));
   }
   MESSAGE("curved: worst point error " << worst << " mm, off the sphere by " << worst_radial << " mm");

@@ -2,6 +2,8 @@
 // program into a temporary directory.
 #pragma once
 
+#include <Eigen/Core>
+#include <cmath>
 #include <memory>
 
 #include "surfdb/analytic_surfaces.hpp"
@@ -10,6 +12,11 @@
 #include "temp_dir.hpp"
 
 namespace surfdb::test {
+
+/// The closed form of the octant, paper 000 Eq. 3, R = 50 mm.
+inline Eigen::Vector3d octant_point(double u, double v) {
+  return 50.0 * Eigen::Vector3d(std::cos(u) * std::cos(v), std::cos(u) * std::sin(v), std::sin(u));
+}
 
 inline std::shared_ptr<const Database> paper_octant() {
   static TempDir dir;

@@ -6,24 +6,18 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "surfdb/formats/temporary_file.hpp"
 
 namespace surfdb::cli {
 
 class AtomicFile {
  public:
   explicit AtomicFile(std::filesystem::path destination) : destination_(std::move(destination)) {
-    std::filesystem::path dir = destination_.parent_path();
-    if (dir.empty()) dir = ".";
-    std::string hidden = ".";  // built in steps: GCC 12 warns falsely on "." + string
-    hidden += destination_.filename().string();
-    hidden += ".XXXXXX";
-    std::string pattern = (dir / hidden).string();
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file for " + destination_.string());
-    temporary_ = pattern;
-    file_ = ::fdopen(fd, "wb");
+    const TemporaryFile t = create_temporary_beside(destination_);
+    temporary_ = t.path;
+    file_ = ::fdopen(t.fd, "wb");
   }
   ~AtomicFile() {
     if (file_) std::fclose(file_);
@@ -39,7 +33,6 @@ class AtomicFile {
     std::fclose(file_);
     file_ = nullptr;
     if (!ok) throw std::runtime_error("cannot write " + destination_.string());
-    ::chmod(temporary_.c_str(), 0644);
     std::filesystem::rename(temporary_, destination_);
     committed_ = true;
   }

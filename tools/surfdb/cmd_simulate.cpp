@@ -68,9 +68,10 @@ class TimeSeries {
 
 std::filesystem::path plot_script() {
   if (const char* env = std::getenv("SURFDB_PLOT_SCRIPT")) return env;
-  const std::filesystem::path installed =
-      std::filesystem::canonical("/proc/self/exe").parent_path().parent_path() / "share/surfdb/plot_simulation.py";
-  if (std::filesystem::exists(installed)) return installed;
+  std::error_code ec;  // installed beside the command: PREFIX/bin/surfdb, PREFIX/share/surfdb/
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path installed = exe.parent_path().parent_path() / "share/surfdb/plot_simulation.py";
+  if (!ec && std::filesystem::exists(installed, ec)) return installed;
   return SURFDB_SOURCE_PLOT_SCRIPT;
 }
 

@@ -83,7 +83,6 @@ void StorageWindow::place(RecordIndex new_origin) {
       const std::uint64_t number = l.record_number(r);
       const std::uint8_t* source = db_->record(number);
       if (direct) {
-        // Unsigned wrap-around makes "r before the old origin" fail the extent test too.
         const bool kept = had && r.ti - old_origin.ti < size_.u_records && r.tj - old_origin.tj < size_.v_records;
         stats_.records_read += !kept;
         slots_[slot] = source;

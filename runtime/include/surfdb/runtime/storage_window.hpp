@@ -48,8 +48,7 @@ class StorageWindow {
 
   /// The record's bytes: from the window when inside it, else straight from the database.
   const std::uint8_t* record(RecordIndex r) {
-    if (r.ti - origin_.ti < size_.u_records && r.tj - origin_.tj < size_.v_records)
-      return slots_[(r.ti - origin_.ti) * size_.v_records + (r.tj - origin_.tj)];
+    if (contains(r)) return slots_[(r.ti - origin_.ti) * size_.v_records + (r.tj - origin_.tj)];
     ++stats_.outside_reads;
     return db_->record(db_->layout().record_number(r));
   }
@@ -59,7 +58,7 @@ class StorageWindow {
   Residency residency() const { return residency_; }
   const WindowStats& stats() const { return stats_; }
   bool placed() const { return placed_; }
-  bool contains(RecordIndex r) const {
+  bool contains(RecordIndex r) const {  // unsigned: a record before the origin wraps to huge
     return r.ti - origin_.ti < size_.u_records && r.tj - origin_.tj < size_.v_records;
   }
 

@@ -26,7 +26,7 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
 void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFunction& loads) {
   for (BodyLoad& l : loads_) l = BodyLoad{};
   if (loads) loads(t, y, loads_);
-  evaluate_constraints(model_, y, constraints_);
+  evaluate_constraints(model_, t, y, constraints_);
 
   // Generalized velocities, forces, and M^-1 applied to them and to Phi_z^T.
   for (int k = 0; k < body_count_; ++k) {
@@ -51,6 +51,7 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
     rhs_.noalias() = constraints_.jacobian * m_inv_q_;
     rhs_ -= constraints_.gamma;
     rhs_.noalias() += 2 * stab_.alpha * (constraints_.jacobian * z_dot_);
+    rhs_ += 2 * stab_.alpha * constraints_.phi_t;
     rhs_ += stab_.beta * stab_.beta * constraints_.phi;
     ldlt_.compute(schur_);
     lambda_ = ldlt_.solve(rhs_);
@@ -95,19 +96,19 @@ double Dynamics::potential_energy(const double* y) const {
   return e;
 }
 
-double Dynamics::position_violation(const double* y) {
-  evaluate_constraints(model_, y, constraints_);
+double Dynamics::position_violation(double t, const double* y) {
+  evaluate_constraints(model_, t, y, constraints_);
   return constraints_.phi.size() ? constraints_.phi.cwiseAbs().maxCoeff() : 0.0;
 }
 
-double Dynamics::velocity_violation(const double* y) {
-  evaluate_constraints(model_, y, constraints_);
+double Dynamics::velocity_violation(double t, const double* y) {
+  evaluate_constraints(model_, t, y, constraints_);
   for (int k = 0; k < body_count_; ++k) {
     const BodyStateView s = body_view(y, k);
     z_dot_.segment<3>(6 * k) = s.v();
     z_dot_.segment<3>(6 * k + 3) = s.w_body();
   }
-  return constraints_.phi.size() ? (constraints_.jacobian * z_dot_).cwiseAbs().maxCoeff() : 0.0;
+  return constraints_.phi.size() ? (constraints_.jacobian * z_dot_ + constraints_.phi_t).cwiseAbs().maxCoeff() : 0.0;
 }
 
 void Dynamics::normalise(double* y) const {

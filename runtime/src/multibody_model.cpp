@@ -17,7 +17,7 @@ int constraint_count(JointType type) {
 int MultibodyModel::constraint_count() const {
   int n = 0;
   for (const Joint& j : joints) n += surfdb::constraint_count(j.type);
-  return n;
+  return n + static_cast<int>(drivers.size());
 }
 
 }  // namespace surfdb

@@ -101,7 +101,7 @@ void run(const SimulateArgs& a) {
   const std::clock_t cpu0 = std::clock();
   sim.accept(0, y.data());
   const double energy0 = sim.mechanical_energy(y.data());
-  double constraint_drift = sim.dynamics().position_violation(y.data());
+  double constraint_drift = sim.dynamics().position_violation(0, y.data());
   series.row(0, y.data(), sim, constraint_drift);
   double next_output = s.output_interval, t = 0;
   std::vector<int> episode(sim.pairs().size(), 0);
@@ -119,7 +119,7 @@ void run(const SimulateArgs& a) {
       if (p.last.in_contact() && episode_rows[k] < 2000) dense = true, ++episode_rows[k];
     }
     if (dense || time + 1e-12 >= next_output || time >= s.end_time) {
-      const double violation = sim.dynamics().position_violation(state);
+      const double violation = sim.dynamics().position_violation(time, state);
       constraint_drift = std::max(constraint_drift, violation);
       series.row(time, state, sim, violation);
       while (next_output <= time + 1e-12) next_output += s.output_interval;

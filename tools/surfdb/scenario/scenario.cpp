@@ -157,7 +157,7 @@ Scenario load_scenario(const std::filesystem::path& path) {
   }
   const Reader r(path.string());
   const std::filesystem::path folder = path.parent_path();
-  r.only(root, {"simulation", "body", "joint", "surface", "contact"}, "scenario");
+  r.only(root, {"simulation", "body", "joint", "driver", "surface", "contact"}, "scenario");
   Scenario s;
 
   // [simulation]
@@ -262,10 +262,41 @@ Scenario load_scenario(const std::filesystem::path& path) {
       s.model.joints.push_back(joint);
     }
   }
-  // The joints must be independent: a full-rank Jacobian at t = 0.
+  // [[driver]]: a prescribed joint angle or travel.
+  if (const toml::array* drivers = r.tables(root, "driver")) {
+    for (const toml::node& node : *drivers) {
+      const toml::table& d = *node.as_table();
+      const std::string name = r.text(d, "name", "driver");
+      const std::string where = "driver '" + name + "'";
+      r.only(d, {"name", "joint", "type", "motion", "amplitude", "frequency", "phase"}, where);
+      const std::string joint = r.text(d, "joint", where);
+      int index = -1;
+      for (std::size_t k = 0; k < s.model.joints.size(); ++k)
+        if (s.model.joints[k].name == joint) index = static_cast<int>(k);
+      if (index < 0) r.fail(*d.get("joint"), where + ".joint", "no joint named '" + joint + "'");
+      const std::string type = r.text(d, "type", where);
+      const JointType kind = s.model.joints[static_cast<std::size_t>(index)].type;
+      Driver driver{name, index, DriverType::angle, {}};
+      if (type == "angle" && kind == JointType::revolute) {
+        driver.type = DriverType::angle;
+      } else if (type == "position" && (kind == JointType::translational || kind == JointType::cylindrical)) {
+        driver.type = DriverType::position;
+      } else {
+        r.fail(*d.get("type"), where + ".type", "'angle' drives a revolute joint, 'position' a translational or cylindrical one");
+      }
+      const auto c = d.get("motion") ? r.numbers(d, "motion", where, 3) : std::vector<double>{0, 0, 0};
+      driver.motion = {c[0], c[1], c[2], r.number(d, "amplitude", where, 0.0), r.number(d, "frequency", where, 0.0),
+                       r.number(d, "phase", where, 0.0)};
+      if (std::abs(driver.motion.value(0)) > 1e-12)
+        r.fail(d, where + ".motion", "must start at 0: the joint is assembled at its zero at t = 0");
+      s.model.drivers.push_back(driver);
+    }
+  }
+
+  // The joints and drivers must be independent: a full-rank Jacobian at t = 0.
   if (s.model.constraint_count() > 0) {
     ConstraintSet c(s.model);
-    evaluate_constraints(s.model, s.initial_state.data(), c);
+    evaluate_constraints(s.model, 0, s.initial_state.data(), c);
     const Eigen::FullPivLU<Eigen::MatrixXd> lu(c.jacobian);
     if (lu.rank() < c.jacobian.rows())
       throw ScenarioError(path.string() + ": joints: " + std::to_string(c.jacobian.rows()) + " constraint equations but only " +

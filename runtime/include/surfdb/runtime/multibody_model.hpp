@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,32 @@ struct Joint {
 
 int constraint_count(JointType type);
 
+/// A prescribed motion f(t) = c0 + c1 t + c2 t^2 + amplitude sin(frequency t + phase).
+struct DriverFunction {
+  double c0 = 0, c1 = 0, c2 = 0, amplitude = 0, frequency = 0, phase = 0;
+  double value(double t) const { return c0 + c1 * t + c2 * t * t + amplitude * std::sin(frequency * t + phase); }
+  double rate(double t) const { return c1 + 2 * c2 * t + amplitude * frequency * std::cos(frequency * t + phase); }
+  double acceleration(double t) const {
+    return 2 * c2 - amplitude * frequency * frequency * std::sin(frequency * t + phase);
+  }
+};
+
+/// A driver adds one equation to a joint: `angle` prescribes a revolute joint's turn about its z
+/// axis (rad, x_j measured from x_i), `position` a translational or cylindrical joint's travel
+/// along z (m, origin of j from origin of i). Both are 0 where the frames coincide at assembly.
+enum class DriverType { angle, position };
+
+struct Driver {
+  std::string name;
+  int joint = 0;  // index into MultibodyModel::joints
+  DriverType type = DriverType::angle;
+  DriverFunction motion;
+};
+
 struct MultibodyModel {
   std::vector<RigidBody> bodies;
   std::vector<Joint> joints;
+  std::vector<Driver> drivers;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);  // m/s^2
 
   int constraint_count() const;

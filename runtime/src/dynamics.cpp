@@ -11,6 +11,12 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
     : model_(model), stab_(stabilisation), body_count_(static_cast<int>(model.bodies.size())),
       constraints_(model), loads_(model.bodies.size()) {
   for (const RigidBody& b : model.bodies) inverse_inertia_.push_back(b.inertia.inverse());
+  int row = 0;
+  for (const Joint& j : model.joints) {
+    first_row_.push_back(row);
+    row += surfdb::constraint_count(j.type);
+  }
+  rotation_.resize(model.bodies.size());
   const int n = 6 * body_count_, m = model.constraint_count();
   z_dot_.resize(n);
   q_.resize(n);
@@ -33,6 +39,7 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
     const BodyStateView s = body_view(y, k);
     const RigidBody& b = model_.bodies[k];
     const Eigen::Matrix3d A = s.orientation().toRotationMatrix();
+    rotation_[k] = A;
     const Eigen::Vector3d w = s.w_body();
     z_dot_.segment<3>(6 * k) = s.v();
     z_dot_.segment<3>(6 * k + 3) = w;
@@ -78,6 +85,19 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
     d[6] = 0.5 * pw.z() - drift * p.z();
     for (int c = 0; c < 6; ++c) d[7 + c] = acc_[6 * k + c];
   }
+}
+
+BodyLoad Dynamics::joint_reaction(int joint) const {
+  const Joint& j = model_.joints[static_cast<std::size_t>(joint)];
+  BodyLoad load;
+  if (j.body_j == kGround) return load;
+  const int rows = surfdb::constraint_count(j.type), first = first_row_[static_cast<std::size_t>(joint)];
+  // The constraint's generalized force on body j: -Phi_z^T lambda over the joint's rows.
+  const Eigen::Matrix<double, 6, 1> q =
+      -constraints_.jacobian.block(first, 6 * j.body_j, rows, 6).transpose() * lambda_.segment(first, rows);
+  load.force = q.head<3>();
+  load.torque = rotation_[static_cast<std::size_t>(j.body_j)] * q.tail<3>();
+  return load;
 }
 
 double Dynamics::kinetic_energy(const double* y) const {

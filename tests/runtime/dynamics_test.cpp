@@ -114,3 +114,20 @@ TEST_CASE("a driver turns the crank at exactly 2 rad/s while the slider follows 
   CHECK(body_view(y.data(), 0).w_body().z() == doctest::Approx(2.0).epsilon(1e-9));
   CHECK(std::abs(dynamics.multipliers()[model.constraint_count() - 1]) > 0);  // the motor's torque
 }
+
+TEST_CASE("joint reactions: a pendulum hanging at rest is held by exactly its weight") {
+  MultibodyModel model;
+  model.bodies = {{"bob", 2.5, Eigen::Vector3d(0.01, 0.01, 0.02).asDiagonal()}};
+  // Hinge at the origin about y, the bob's centre 0.3 m below it.
+  model.joints = {{"hinge", JointType::revolute, kGround, 0,
+                   {Eigen::Vector3d::Zero(), Eigen::AngleAxisd(-M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix()},
+                   {Eigen::Vector3d(0, 0, 0.3), Eigen::AngleAxisd(-M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix()}}};
+  Dynamics dynamics(model);
+  std::vector<double> y(kBodyStateSize), ydot(kBodyStateSize);
+  set_body_state(y.data(), 0, {0, 0, -0.3}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  dynamics.derivative(0, y.data(), ydot.data());
+  const BodyLoad r = dynamics.joint_reaction(0);
+  CHECK((r.force - Eigen::Vector3d(0, 0, 2.5 * 9.81)).norm() < 1e-9);
+  CHECK(r.torque.norm() < 1e-9);  // the force acts through the centre of mass
+  CHECK(Eigen::Map<Eigen::Vector3d>(ydot.data() + 7).norm() < 1e-9);  // at rest it stays
+}

@@ -35,10 +35,13 @@ class TimeSeries {
                             "_point_i_z", "_point_j_x", "_point_j_y", "_point_j_z", "_u_i", "_v_i", "_u_j", "_v_j",
                             "_window_updates_i", "_window_updates_j"})
         header += "," + p.name + c;
+    for (const Joint& j : model.joints)
+      for (const char* c : {"_reaction_x", "_reaction_y", "_reaction_z"}) header += "," + j.name + c;
     header += ",energy_mechanical,energy_dissipated,constraint_violation\n";
     std::fputs(header.c_str(), out_.get());
   }
 
+  /// Reactions come from the simulation's last evaluation, which the caller makes at (t, y).
   void row(double t, const double* y, Simulation& sim, double violation) {
     std::string line = format_number(t);
     const auto add = [&](double x) { line += "," + format_number(x); };
@@ -54,6 +57,10 @@ class TimeSeries {
       const auto* f = std::get_if<FreeformContact>(&p.detector);
       add(f ? static_cast<double>(f->binding_i().window().stats().updates) : 0.0);
       add(f ? static_cast<double>(f->binding_j().window().stats().updates) : 0.0);
+    }
+    for (std::size_t k = 0; k < sim.dynamics().joint_count(); ++k) {
+      const Eigen::Vector3d f = sim.dynamics().joint_reaction(static_cast<int>(k)).force;
+      add(f.x()), add(f.y()), add(f.z());
     }
     add(sim.mechanical_energy(y)), add(sim.dissipated_energy(y)), add(violation);
     line += "\n";
@@ -101,10 +108,13 @@ void run(const SimulateArgs& a) {
   const std::clock_t cpu0 = std::clock();
   sim.accept(0, y.data());
   const double energy0 = sim.mechanical_energy(y.data());
+  std::vector<double> first(sim.size());
+  sim.derivative(0, y.data(), first.data());
   double constraint_drift = sim.dynamics().position_violation(0, y.data());
   series.row(0, y.data(), sim, constraint_drift);
   double next_output = s.output_interval, t = 0;
   std::vector<int> episode(sim.pairs().size(), 0);
+  std::vector<double> scratch(sim.size());
   std::vector<long> episode_rows(sim.pairs().size(), 0);
   long steps = 0, evaluations = 0;
   const auto after_step = [&](double time, const double* state) {
@@ -119,6 +129,7 @@ void run(const SimulateArgs& a) {
       if (p.last.in_contact() && episode_rows[k] < 2000) dense = true, ++episode_rows[k];
     }
     if (dense || time + 1e-12 >= next_output || time >= s.end_time) {
+      sim.derivative(time, state, scratch.data());  // reactions at this very state
       const double violation = sim.dynamics().position_violation(time, state);
       constraint_drift = std::max(constraint_drift, violation);
       series.row(time, state, sim, violation);

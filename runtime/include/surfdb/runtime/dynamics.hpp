@@ -48,6 +48,11 @@ class Dynamics : public OdeSystem {
   /// Lagrange multipliers of the last derivative() call, one per constraint equation.
   const Eigen::VectorXd& multipliers() const { return lambda_; }
 
+  /// The force (world, N) and torque (world, N m, about its centre of mass) that joint `joint`
+  /// applies to its body j, from the last derivative() call. Body i receives the opposite force.
+  BodyLoad joint_reaction(int joint) const;
+  std::size_t joint_count() const { return model_.joints.size(); }
+
   double kinetic_energy(const double* y) const;
   /// Gravitational potential energy, zero at the origin.
   double potential_energy(const double* y) const;
@@ -63,6 +68,8 @@ class Dynamics : public OdeSystem {
   Stabilisation stab_;
   int body_count_;
   std::vector<Eigen::Matrix3d> inverse_inertia_;
+  std::vector<int> first_row_;  // per joint, its first constraint equation
+  std::vector<Eigen::Matrix3d> rotation_;  // per body at the last derivative() call
   ConstraintSet constraints_;
   std::vector<BodyLoad> loads_;
   Eigen::VectorXd z_dot_, q_, m_inv_q_, rhs_, lambda_, acc_;

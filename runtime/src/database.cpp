@@ -12,6 +12,7 @@
 
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/integrity.hpp"
+#include "surfdb/formats/scalar.hpp"
 
 namespace surfdb {
 
@@ -33,17 +34,8 @@ struct Database::Impl {
     if (!record_intact(bytes, header, number)) return false;
     const std::uint8_t* p = bytes.data() + header.layout.record_offset(number);
     const std::uint64_t n = header.layout.record_bytes / header.layout.scalar_bytes;
-    for (std::uint64_t k = 0; k < n; ++k) {
-      double x;
-      if (header.scalar == ScalarType::f64) {
-        std::memcpy(&x, p + 8 * k, 8);
-      } else {
-        float f;
-        std::memcpy(&f, p + 4 * k, 4);
-        x = f;
-      }
-      if (!std::isfinite(x)) return false;
-    }
+    for (std::uint64_t k = 0; k < n; ++k)
+      if (!std::isfinite(load_scalar(p, header.layout.scalar_bytes, static_cast<int>(k)))) return false;
     return true;
   }
 

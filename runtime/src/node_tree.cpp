@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "surfdb/formats/error.hpp"
+#include "surfdb/formats/scalar.hpp"
 
 namespace surfdb {
 namespace {
@@ -43,16 +44,7 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
   std::shared_ptr<NodeTree> tree(new NodeTree());
   Impl& d = *tree->impl_;
   d.v_points = l.v_points;
-  const auto value = [&](const std::uint8_t* node, int column) {
-    if (l.scalar_bytes == 8) {
-      double x;
-      std::memcpy(&x, node + 8 * column, 8);
-      return x;
-    }
-    float f;
-    std::memcpy(&f, node + 4 * column, 4);
-    return static_cast<double>(f);
-  };
+  const auto value = [&](const std::uint8_t* node, int column) { return load_scalar(node, l.scalar_bytes, column); };
   // Every stride-th node along u and v: a tree small enough to stay in cache. Newton, which
   // steps several cells at a time, finishes from a node at most a few cells from the answer.
   const std::uint64_t stride = std::max<std::uint64_t>(

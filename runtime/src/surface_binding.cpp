@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "surfdb/formats/columns.hpp"
+#include "surfdb/formats/scalar.hpp"
 #include "surfdb/runtime/interp_bilinear.hpp"
 
 namespace surfdb {
@@ -95,15 +96,7 @@ void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
   const std::uint32_t bytes = db_->layout().scalar_bytes;
   for (int k = 0; k < kCornerValues; ++k) {
     const int c = columns_[k];
-    if (c < 0) {
-      v[k] = k == kFlags ? 1.0 : 0.0;  // no flags column: every node valid
-    } else if (bytes == 8) {
-      std::memcpy(&v[k], at + 8 * c, 8);
-    } else {
-      float f;
-      std::memcpy(&f, at + 4 * c, 4);
-      v[k] = f;
-    }
+    v[k] = c >= 0 ? load_scalar(at, bytes, c) : (k == kFlags ? 1.0 : 0.0);  // no flags column: all valid
   }
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 
+#include "surfdb/formats/scalar.hpp"
 #include "surfdb/runtime/database.hpp"
 
 namespace surfdb::test {
@@ -16,15 +17,7 @@ inline std::array<double, kColumnsV1.size()> node_values(const Database& db, std
   const std::uint8_t* record = db.record(l.record_number(l.record_of_node(n)));
   const std::uint8_t* p = record + l.slot_of_node(n) * l.column_count * l.scalar_bytes;
   std::array<double, kColumnsV1.size()> out{};
-  for (std::size_t c = 0; c < out.size(); ++c) {
-    if (l.scalar_bytes == 8) {
-      std::memcpy(&out[c], p + 8 * c, 8);
-    } else {
-      float f;
-      std::memcpy(&f, p + 4 * c, 4);
-      out[c] = f;
-    }
-  }
+  for (std::size_t c = 0; c < out.size(); ++c) out[c] = load_scalar(p, l.scalar_bytes, static_cast<int>(c));
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "number_format.hpp"
 #include "progress_bar.hpp"
+#include "surfdb/formats/scalar.hpp"
 #include "surfdb/runtime/database.hpp"
 
 namespace surfdb::cli {
@@ -27,15 +28,7 @@ void for_each_node(const Database& db, Visit&& visit) {
       const NodeIndex n{i, j};
       const std::uint8_t* at = db.record(l.record_number(l.record_of_node(n))) +
                                l.slot_of_node(n) * l.column_count * l.scalar_bytes;
-      for (std::uint32_t c = 0; c < l.column_count; ++c) {
-        if (l.scalar_bytes == 8) {
-          std::memcpy(&values[c], at + 8 * c, 8);
-        } else {
-          float f;
-          std::memcpy(&f, at + 4 * c, 4);
-          values[c] = f;
-        }
-      }
+      for (std::uint32_t c = 0; c < l.column_count; ++c) values[c] = load_scalar(at, l.scalar_bytes, static_cast<int>(c));
       visit(values);
     }
     bar.update(i + 1, l.u_points);

@@ -17,6 +17,25 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
     row += surfdb::constraint_count(j.type);
   }
   rotation_.resize(model.bodies.size());
+  body_rows_.resize(model.bodies.size());
+  const auto touch = [&](int body, int r) {
+    if (body != kGround) body_rows_[static_cast<std::size_t>(body)].push_back(r);
+  };
+  for (std::size_t k = 0; k < model.joints.size(); ++k)
+    for (int r = first_row_[k]; r < first_row_[k] + surfdb::constraint_count(model.joints[k].type); ++r)
+      touch(model.joints[k].body_i, r), touch(model.joints[k].body_j, r);
+  for (const Driver& d : model.drivers) {
+    touch(model.joints[static_cast<std::size_t>(d.joint)].body_i, row);
+    touch(model.joints[static_cast<std::size_t>(d.joint)].body_j, row);
+    ++row;
+  }
+  for (const std::vector<int>& rows : body_rows_) {
+    const int nk = static_cast<int>(rows.size());
+    body_jacobian_.emplace_back(nk, 6);
+    body_m_inv_jt_.emplace_back(6, nk);
+    body_schur_.emplace_back(nk, nk);
+    body_lambda_.emplace_back(nk);
+  }
   const int n = 6 * body_count_, m = model.constraint_count();
   z_dot_.resize(n);
   q_.resize(n);
@@ -24,7 +43,6 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   acc_.resize(n);
   rhs_.resize(m);
   lambda_.resize(m);
-  m_inv_jt_.resize(n, m);
   schur_.resize(m, m);
   ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
 }
@@ -47,25 +65,36 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
     q_.segment<3>(6 * k + 3) = A.transpose() * loads_[k].torque - w.cross(b.inertia * w);
     m_inv_q_.segment<3>(6 * k) = q_.segment<3>(6 * k) / b.mass;
     m_inv_q_.segment<3>(6 * k + 3) = inverse_inertia_[k] * q_.segment<3>(6 * k + 3);
-    m_inv_jt_.middleRows<3>(6 * k) = constraints_.jacobian.middleCols<3>(6 * k).transpose() / b.mass;
-    m_inv_jt_.middleRows<3>(6 * k + 3).noalias() =
-        inverse_inertia_[k] * constraints_.jacobian.middleCols<3>(6 * k + 3).transpose();
+    const std::vector<int>& rows = body_rows_[k];
+    Eigen::MatrixXd& Jk = body_jacobian_[k];
+    for (std::size_t a = 0; a < rows.size(); ++a)
+      Jk.row(static_cast<int>(a)) = constraints_.jacobian.block<1, 6>(rows[a], 6 * k);
+    body_m_inv_jt_[k].topRows<3>() = Jk.leftCols<3>().transpose() / b.mass;
+    body_m_inv_jt_[k].bottomRows<3>().noalias() = inverse_inertia_[k] * Jk.rightCols<3>().transpose();
   }
   const int m = static_cast<int>(lambda_.size());
   if (m > 0) {
-    // (Phi_z M^-1 Phi_z^T) lambda = Phi_z M^-1 Q - gamma_stabilised
-    schur_.noalias() = constraints_.jacobian * m_inv_jt_;
-    rhs_.noalias() = constraints_.jacobian * m_inv_q_;
-    rhs_ -= constraints_.gamma;
-    rhs_.noalias() += 2 * stab_.alpha * (constraints_.jacobian * z_dot_);
-    rhs_ += 2 * stab_.alpha * constraints_.phi_t;
-    rhs_ += stab_.beta * stab_.beta * constraints_.phi;
+    // (Phi_z M^-1 Phi_z^T) lambda = Phi_z M^-1 Q - gamma + 2 alpha Phi_dot + beta^2 Phi, body by body
+    schur_.setZero();
+    rhs_ = stab_.beta * stab_.beta * constraints_.phi - constraints_.gamma + 2 * stab_.alpha * constraints_.phi_t;
+    for (int k = 0; k < body_count_; ++k) {
+      const std::vector<int>& rows = body_rows_[k];
+      const Eigen::MatrixXd& Jk = body_jacobian_[k];
+      body_schur_[k].noalias() = Jk * body_m_inv_jt_[k];
+      const Eigen::Matrix<double, 6, 1> drive = m_inv_q_.segment<6>(6 * k) + 2 * stab_.alpha * z_dot_.segment<6>(6 * k);
+      for (std::size_t a = 0; a < rows.size(); ++a) {
+        rhs_[rows[a]] += Jk.row(static_cast<int>(a)).dot(drive);
+        for (std::size_t c = 0; c < rows.size(); ++c) schur_(rows[a], rows[c]) += body_schur_[k](static_cast<int>(a), static_cast<int>(c));
+      }
+    }
     ldlt_.compute(schur_);
     lambda_ = ldlt_.solve(rhs_);
-    acc_ = m_inv_q_;
-    acc_.noalias() -= m_inv_jt_ * lambda_;
-  } else {
-    acc_ = m_inv_q_;
+  }
+  acc_ = m_inv_q_;
+  for (int k = 0; k < body_count_ && m > 0; ++k) {
+    const std::vector<int>& rows = body_rows_[k];
+    for (std::size_t a = 0; a < rows.size(); ++a) body_lambda_[k][static_cast<int>(a)] = lambda_[rows[a]];
+    acc_.segment<6>(6 * k).noalias() -= body_m_inv_jt_[k] * body_lambda_[k];
   }
 
   for (int k = 0; k < body_count_; ++k) {

@@ -2,7 +2,8 @@
 // multipliers and Baumgarte stabilisation:
 //   [M  Phi_z^T] [zdd   ]   [Q                                  ]
 //   [Phi_z   0 ] [lambda] = [gamma - 2 alpha Phi_dot - beta^2 Phi]
-// solved through the Schur complement (M is block diagonal), and the Euler-parameter kinematics
+// solved through the Schur complement (M is block diagonal, Phi_z block sparse: a joint touches two
+// bodies), and the Euler-parameter kinematics
 // pdot = 1/2 p (x) (0, w') with a pull back to |p| = 1. The state layout is multibody_state.hpp's.
 #pragma once
 
@@ -73,7 +74,12 @@ class Dynamics : public OdeSystem {
   ConstraintSet constraints_;
   std::vector<BodyLoad> loads_;
   Eigen::VectorXd z_dot_, q_, m_inv_q_, rhs_, lambda_, acc_;
-  Eigen::MatrixXd m_inv_jt_, schur_;
+  Eigen::MatrixXd schur_;
+  // Block sparsity: each equation touches at most two bodies. Per body, the equations that touch
+  // it, its 6 columns of the Jacobian restricted to them, M^-1 times their transpose, the product.
+  std::vector<std::vector<int>> body_rows_;
+  std::vector<Eigen::MatrixXd> body_jacobian_, body_m_inv_jt_, body_schur_;
+  std::vector<Eigen::VectorXd> body_lambda_;
   Eigen::LDLT<Eigen::MatrixXd> ldlt_;
 };
 

@@ -3,5 +3,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
+"$root/scripts/fuzz.sh" 60  # header and scenario readers under libFuzzer + ASan + UBSan
 cd "$root/build"
 ctest --parallel "$(nproc)" --output-on-failure

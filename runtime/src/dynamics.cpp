@@ -150,16 +150,6 @@ double Dynamics::position_violation(double t, const double* y) {
   return constraints_.phi.size() ? constraints_.phi.cwiseAbs().maxCoeff() : 0.0;
 }
 
-double Dynamics::velocity_violation(double t, const double* y) {
-  evaluate_constraints(model_, t, y, constraints_);
-  for (int k = 0; k < body_count_; ++k) {
-    const BodyStateView s = body_view(y, k);
-    z_dot_.segment<3>(6 * k) = s.v();
-    z_dot_.segment<3>(6 * k + 3) = s.w_body();
-  }
-  return constraints_.phi.size() ? (constraints_.jacobian * z_dot_ + constraints_.phi_t).cwiseAbs().maxCoeff() : 0.0;
-}
-
 void Dynamics::normalise(double* y) const {
   for (int k = 0; k < body_count_; ++k) {
     double* p = y + kBodyStateSize * k + 3;

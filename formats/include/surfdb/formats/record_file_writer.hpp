@@ -28,8 +28,6 @@ class RecordFileWriter {
   /// `header.layout` must be the layout given to the constructor; all records must be written.
   void commit(Header header);
 
-  std::uint64_t records_written() const { return checksums_.size(); }
-
  private:
   void write_all(std::span<const std::uint8_t> bytes, std::uint64_t offset);
 

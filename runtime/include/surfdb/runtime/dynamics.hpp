@@ -57,9 +57,8 @@ class Dynamics : public OdeSystem {
   double kinetic_energy(const double* y) const;
   /// Gravitational potential energy, zero at the origin.
   double potential_energy(const double* y) const;
-  /// Largest |Phi| (position-level constraint violation) and largest |Phi_dot| at (t, y).
+  /// Largest |Phi| (position-level constraint violation) at (t, y).
   double position_violation(double t, const double* y);
-  double velocity_violation(double t, const double* y);
 
   /// Scales every body's Euler parameters back to unit length (after an accepted step).
   void normalise(double* y) const override;

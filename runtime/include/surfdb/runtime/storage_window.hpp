@@ -55,7 +55,6 @@ class StorageWindow {
 
   RecordIndex origin() const { return origin_; }  // first record (lowest ti, tj) of the window
   WindowSize size() const { return size_; }
-  Residency residency() const { return residency_; }
   const WindowStats& stats() const { return stats_; }
   bool placed() const { return placed_; }
   bool contains(RecordIndex r) const {  // unsigned: a record before the origin wraps to huge

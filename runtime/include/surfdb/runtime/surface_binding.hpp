@@ -33,7 +33,6 @@ class SurfaceBinding {
   SurfacePoint query(double u, double v, WindowPolicy policy = WindowPolicy::follow);
 
   const Database& database() const { return *db_; }
-  const std::shared_ptr<const Database>& shared_database() const { return db_; }
   StorageWindow& window() { return window_; }
   const StorageWindow& window() const { return window_; }
 

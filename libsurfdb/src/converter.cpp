@@ -21,23 +21,16 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Node parameters: u0 + i*du, with the last node exactly on the upper bound.
-struct Axis {
-  double lo, hi, step;
-  std::uint64_t n;
-  double at(std::uint64_t i) const { return i + 1 == n ? hi : lo + static_cast<double>(i) * step; }
-};
-
 struct Counters {
   std::uint64_t invalid = 0, degenerate = 0;
 };
 
 class RecordFiller {
  public:
-  RecordFiller(const SurfaceSource& source, const RecordLayout& layout, ScalarType scalar,
-               Axis u, Axis v, double normal_sign)
-      : source_(source), bounds_(source.bounds()), layout_(layout), scalar_(scalar), u_(u), v_(v),
-        normal_sign_(normal_sign) {}
+  // The grid comes from `header` (Header::u_at, v_at: the last node exactly on the upper bound).
+  RecordFiller(const SurfaceSource& source, const Header& header, double normal_sign)
+      : source_(source), bounds_(source.bounds()), header_(header), layout_(header.layout),
+        scalar_(header.scalar), normal_sign_(normal_sign) {}
 
   void fill(RecordIndex r, std::uint8_t* out, Counters& counters) const {
     std::array<double, kColumnsV1.size()> values;
@@ -56,7 +49,7 @@ class RecordFiller {
 
  private:
   void sample(NodeIndex node, std::array<double, kColumnsV1.size()>& out, Counters& counters) const {
-    const double u = u_.at(node.i), v = v_.at(node.j);
+    const double u = header_.u_at(node.i), v = header_.v_at(node.j);
     const NodeGeometry g = node_geometry(source_, bounds_, u, v, normal_sign_);
     const bool valid = source_.inside(u, v);
     counters.invalid += !valid;
@@ -88,9 +81,9 @@ class RecordFiller {
 
   const SurfaceSource& source_;
   ParamBounds bounds_;
+  const Header& header_;
   const RecordLayout& layout_;
   ScalarType scalar_;
-  Axis u_, v_;
   double normal_sign_;
 };
 
@@ -104,11 +97,30 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
       RecordLayout::make(options.grid.u, options.grid.v, options.record.u, options.record.v,
                          kColumnsV1.size(), scalar_bytes(options.scalar));
   const ParamBounds b = source.bounds();
-  const Axis u{b.u0, b.u1, (b.u1 - b.u0) / static_cast<double>(layout.u_points - 1), layout.u_points};
-  const Axis v{b.v0, b.v1, (b.v1 - b.v0) / static_cast<double>(layout.v_points - 1), layout.v_points};
   const SourceInfo info = source.info();
   const bool reversed = info.orientation == FaceOrientation::reversed;
   const double normal_sign = (reversed != options.flip_normals) ? -1.0 : 1.0;
+
+  // Everything the header says but the counts, which sampling finds.
+  ConvertReport report;
+  Header& h = report.header;
+  h.scalar = options.scalar;
+  h.layout = layout;
+  h.columns.assign(kColumnsV1.begin(), kColumnsV1.end());
+  h.u0 = b.u0;
+  h.u1 = b.u1;
+  h.du = (b.u1 - b.u0) / static_cast<double>(layout.u_points - 1);
+  h.v0 = b.v0;
+  h.v1 = b.v1;
+  h.dv = (b.v1 - b.v0) / static_cast<double>(layout.v_points - 1);
+  h.periodic_u = b.u_period > 0;
+  h.periodic_v = b.v_period > 0;
+  h.u_period = b.u_period;
+  h.v_period = b.v_period;
+  h.length_unit = source.unit();
+  h.meters_per_unit = h.length_unit == LengthUnit::metre ? 1.0 : 1e-3;
+  h.source = info;
+  h.source.normals_flipped = options.flip_normals;
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -118,13 +130,12 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   fillers.reserve(threads);
   for (unsigned w = 0; w < threads; ++w) {
     sources.push_back(source.clone());
-    fillers.emplace_back(*sources.back(), layout, options.scalar, u, v, normal_sign);
+    fillers.emplace_back(*sources.back(), h, normal_sign);
   }
   std::vector<Counters> counters(threads);
 
   RecordFileWriter writer(destination, layout);
   std::vector<std::uint8_t> row(layout.v_records * layout.record_bytes);
-  ConvertReport report;
   for (std::uint64_t ti = 0; ti < layout.u_records; ++ti) {
     const auto t_row = Clock::now();
     std::atomic<std::uint64_t> next{0};
@@ -152,28 +163,10 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
     if (progress) progress((ti + 1) * layout.v_records, layout.data_records);
   }
 
-  Header& h = report.header;
-  h.scalar = options.scalar;
-  h.layout = layout;
-  h.columns.assign(kColumnsV1.begin(), kColumnsV1.end());
-  h.u0 = b.u0;
-  h.u1 = b.u1;
-  h.du = u.step;
-  h.v0 = b.v0;
-  h.v1 = b.v1;
-  h.dv = v.step;
-  h.periodic_u = b.u_period > 0;
-  h.periodic_v = b.v_period > 0;
-  h.u_period = b.u_period;
-  h.v_period = b.v_period;
-  h.length_unit = source.unit();
-  h.meters_per_unit = h.length_unit == LengthUnit::metre ? 1.0 : 1e-3;
   for (const Counters& c : counters) {
     h.invalid_points += c.invalid;
     h.degenerate_points += c.degenerate;
   }
-  h.source = info;
-  h.source.normals_flipped = options.flip_normals;
 
   const auto t_commit = Clock::now();
   writer.commit(h);

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/integrity.hpp"
@@ -29,6 +30,7 @@ struct Database::Impl {
   std::span<const std::uint8_t> bytes;
   Header header;
   std::unique_ptr<std::atomic<std::uint8_t>[]> states;  // one RecordState per data record
+  std::vector<GridLine> u_lines, v_lines;
 
   bool check(std::uint64_t number) const {
     if (!record_intact(bytes, header, number)) return false;
@@ -81,13 +83,21 @@ std::shared_ptr<const Database> Database::open(const std::filesystem::path& path
   } catch (const FormatError& e) {
     throw FormatError(name + ": " + e.what());
   }
-  d.states = std::make_unique<std::atomic<std::uint8_t>[]>(d.header.layout.data_records);
+  const RecordLayout& l = d.header.layout;
+  d.states = std::make_unique<std::atomic<std::uint8_t>[]>(l.data_records);
+  // Sizes bounded by the file's length, which the header was checked against.
+  for (std::uint64_t i = 0; i < l.u_points; ++i)
+    d.u_lines.push_back({static_cast<std::uint32_t>(i / l.u_record_points), static_cast<std::uint32_t>(i % l.u_record_points)});
+  for (std::uint64_t j = 0; j < l.v_points; ++j)
+    d.v_lines.push_back({static_cast<std::uint32_t>(j / l.v_record_points), static_cast<std::uint32_t>(j % l.v_record_points)});
   return db;
 }
 
 const std::filesystem::path& Database::path() const { return impl_->path; }
 const Header& Database::header() const { return impl_->header; }
 std::span<const std::uint8_t> Database::bytes() const { return impl_->bytes; }
+std::span<const GridLine> Database::u_lines() const { return impl_->u_lines; }
+std::span<const GridLine> Database::v_lines() const { return impl_->v_lines; }
 
 const std::uint8_t* Database::record(std::uint64_t number) const {
   if (impl_->state(number) != intact)

@@ -77,14 +77,8 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
   inv_du_ = 1 / h.du;
   inv_dv_ = 1 / h.dv;
   node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
-  for (std::uint64_t i = 0; i < l.u_points; ++i) {
-    u_tile_.push_back(static_cast<std::uint32_t>(i / l.u_record_points));
-    u_local_.push_back(static_cast<std::uint32_t>(i % l.u_record_points));
-  }
-  for (std::uint64_t j = 0; j < l.v_points; ++j) {
-    v_tile_.push_back(static_cast<std::uint32_t>(j / l.v_record_points));
-    v_local_.push_back(static_cast<std::uint32_t>(j % l.v_record_points));
-  }
+  u_lines_ = db_->u_lines();
+  v_lines_ = db_->v_lines();
 }
 
 void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
@@ -106,11 +100,11 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   const AxisHit hu = locate(u, h.u0, h.u1, inv_du_, l.u_points, h.u_period);
   const AxisHit hv = locate(v, h.v0, h.v1, inv_dv_, l.v_points, h.v_period);
   const std::uint64_t i0 = hu.cell, i1 = hu.cell + 1, j0 = hv.cell, j1 = hv.cell + 1;
-  if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_tile_[i0], v_tile_[j0]});
+  if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_lines_[i0].tile, v_lines_[j0].tile});
   if (i0 != cell_i_ || j0 != cell_j_) {  // same cell: same corners, already gathered
     const auto address = [&](std::uint64_t i, std::uint64_t j) {
-      return window_.record({u_tile_[i], v_tile_[j]}) +
-             (std::uint64_t{u_local_[i]} * l.v_record_points + v_local_[j]) * node_bytes_;
+      return window_.record({u_lines_[i].tile, v_lines_[j].tile}) +
+             (std::uint64_t{u_lines_[i].local} * l.v_record_points + v_lines_[j].local) * node_bytes_;
     };
     cell_i_ = ~std::uint64_t{0};  // no stale cache if a damaged record throws below
     gather(address(i0, j0), cell_[0]);

@@ -12,6 +12,12 @@
 
 namespace surfdb {
 
+/// Where a grid line lies in the records: its record row (or column) and its place in the record.
+struct GridLine {
+  std::uint32_t tile = 0;
+  std::uint32_t local = 0;
+};
+
 class Database {
  public:
   /// Maps the file and validates its header and checksum table.
@@ -39,6 +45,10 @@ class Database {
 
   /// The whole mapped file.
   std::span<const std::uint8_t> bytes() const;
+
+  /// Per grid line along u (and v): record row and place, so that queries divide nothing.
+  std::span<const GridLine> u_lines() const;
+  std::span<const GridLine> v_lines() const;
 
  private:
   Database();

@@ -6,7 +6,7 @@
 
 #include <array>
 #include <memory>
-#include <vector>
+#include <span>
 
 #include "surfdb/runtime/database.hpp"
 #include "surfdb/runtime/interp_bilinear.hpp"
@@ -45,8 +45,7 @@ class SurfaceBinding {
   std::array<int, 12> columns_{};
   Interpolation interpolation_;
   bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
-  // Per grid line: its record row and its place in the record, so that a query divides nothing.
-  std::vector<std::uint32_t> u_tile_, u_local_, v_tile_, v_local_;
+  std::span<const GridLine> u_lines_, v_lines_;  // the database's
   double inv_du_ = 0, inv_dv_ = 0;
   std::uint64_t node_bytes_ = 0;
   // The last cell's corner values: a smooth path stays in one cell for several queries.

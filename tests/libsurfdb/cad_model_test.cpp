@@ -99,3 +99,9 @@ TEST_CASE("a face number out of range is refused") {
   CHECK_THROWS_WITH_AS(model.face(2), doctest::Contains("face 2 does not exist (faces are 1..1)"), CadError);
   CHECK_THROWS_AS(model.face(0), CadError);
 }
+
+TEST_CASE("a CAD file whose shape has no faces is refused") {
+  TempDir dir;
+  surfdb::test::write_brep(BRepBuilderAPI_MakeEdge(gp_Pnt(0, 0, 0), gp_Pnt(1, 0, 0)).Edge(), dir / "edge.brep");
+  CHECK_THROWS_WITH_AS(CadModel::load(dir / "edge.brep"), doctest::Contains("has no faces"), CadError);
+}

@@ -106,6 +106,9 @@ TEST_CASE("a tracked path converges every step in a few warm-started iterations"
   MESSAGE("iterations per step over 10,000 steps: " << report);
   CHECK(histogram.rbegin()->first <= 4);
   CHECK(pair.global_searches() == 1);
+  pair.request_global_search();
+  CHECK(pair.evaluate(at((Rc - Rb + 1e-5) * Vector3d(0, 0, -1)), at(Vector3d::Zero())).in_contact());
+  CHECK(pair.global_searches() == 2);
   CHECK(pair.binding_i().window().stats().updates + pair.binding_j().window().stats().updates > 0);
 }
 

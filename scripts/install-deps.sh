@@ -14,7 +14,7 @@ packages=(
   libboost-dev libeigen3-dev libspdlog-dev libfmt-dev
   doctest-dev libcli11-dev libsundials-dev
   libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev libnanoflann-dev
-  python3 python3-matplotlib python3-numpy
+  python3 python3-dev python3-matplotlib python3-numpy pybind11-dev
 )
 
 missing=()

@@ -29,4 +29,15 @@ foot = [float(x) for x in re.search(r"\(([-0-9.]+), ([-0-9.]+), ([-0-9.]+)\), di
 norm = math.sqrt(1400)
 assert max(abs(a - 50 * b / norm) for a, b in zip(foot, (10, 20, 30))) < 1e-3, foot
 PY
+# The installed Python module, where the default prefix's python3 would look for it.
+for site in "$prefix"/lib/python3*/dist-packages; do
+  [ -d "$site/surfdb" ] || continue
+  PYTHONPATH=$site /usr/bin/python3 - "$prefix/octant.sdb" <<'PY'
+import math, sys, surfdb
+q = surfdb.Database(sys.argv[1]).binding().query(0.3, 0.9)
+exact = (50 * math.cos(0.3) * math.cos(0.9), 50 * math.cos(0.3) * math.sin(0.9), 50 * math.sin(0.3))
+assert max(abs(a - b) for a, b in zip(q.p, exact)) < 1e-3, (q.p, exact)
+PY
+  if ldd "$site/surfdb/"_surfdb*.so | grep -q "$build"; then echo "FAIL: installed module links the build tree"; exit 1; fi
+done
 echo "1 passed, 0 failed"

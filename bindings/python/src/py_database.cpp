@@ -1,0 +1,211 @@
+// Database and Binding for Python: queries and projections over whole numpy arrays in one call,
+// the loop in C++ with the GIL released, so a million points cost what they cost in C++.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <mutex>
+#include <optional>
+
+#include "bindings.hpp"
+#include "surfdb/runtime/projection.hpp"
+
+namespace py = pybind11;
+
+namespace surfdb::python {
+namespace {
+
+using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using Shape = std::vector<py::ssize_t>;
+
+// The read-only model: a mapped database and, built on the first global projection, its k-d tree.
+struct DatabaseHandle {
+  explicit DatabaseHandle(std::shared_ptr<const Database> d) : db(std::move(d)) {}
+  std::shared_ptr<const Database> db;
+  std::once_flag tree_once;
+  std::shared_ptr<const NodeTree> tree;
+
+  const NodeTree& node_tree() {
+    std::call_once(tree_once, [&] { tree = NodeTree::build(*db); });
+    return *tree;
+  }
+};
+
+// Per-body data: one storage window. The mutex makes concurrent Python threads on one binding
+// safe (they take turns); distinct bindings run in parallel.
+struct BindingHandle {
+  std::shared_ptr<DatabaseHandle> owner;
+  SurfaceBinding binding;
+  std::mutex busy;
+};
+
+Shape shape_of(const py::array& a) { return Shape(a.shape(), a.shape() + a.ndim()); }
+
+Shape with_three(Shape s) {
+  s.push_back(3);
+  return s;
+}
+
+// Output arrays for n points of the given shape, and a writer of one point into them.
+struct PointArrays {
+  Doubles u, v, p, n, t, b, k1, k2;
+  py::array_t<std::uint8_t> status;
+  py::array_t<bool> degenerate;
+
+  explicit PointArrays(const Shape& s)
+      : u(s), v(s), p(with_three(s)), n(with_three(s)), t(with_three(s)), b(with_three(s)), k1(s), k2(s),
+        status(s), degenerate(s) {}
+
+  struct Writer {
+    double *u, *v, *p, *n, *t, *b, *k1, *k2;
+    std::uint8_t* status;
+    bool* degenerate;
+    void operator()(py::ssize_t i, const SurfacePoint& s) const {
+      u[i] = s.u, v[i] = s.v, k1[i] = s.k1, k2[i] = s.k2;
+      for (int c = 0; c < 3; ++c) p[3 * i + c] = s.p[c], n[3 * i + c] = s.n[c], t[3 * i + c] = s.t[c], b[3 * i + c] = s.b[c];
+      status[i] = static_cast<std::uint8_t>(s.status);
+      degenerate[i] = s.degenerate;
+    }
+  };
+  Writer writer() {
+    return {u.mutable_data(), v.mutable_data(), p.mutable_data(), n.mutable_data(), t.mutable_data(),
+            b.mutable_data(), k1.mutable_data(), k2.mutable_data(), status.mutable_data(), degenerate.mutable_data()};
+  }
+  py::dict dict() const {
+    py::dict d;
+    d["u"] = u, d["v"] = v, d["p"] = p, d["n"] = n, d["t"] = t, d["b"] = b, d["k1"] = k1, d["k2"] = k2;
+    d["status"] = status, d["degenerate"] = degenerate;
+    return d;
+  }
+};
+
+py::dict query(BindingHandle& h, const Doubles& u, const Doubles& v) {
+  if (shape_of(u) != shape_of(v)) throw std::invalid_argument("query: u and v must have the same shape");
+  PointArrays out(shape_of(u));
+  const auto write = out.writer();
+  const double *ud = u.data(), *vd = v.data();
+  {
+    py::gil_scoped_release released;
+    std::lock_guard lock(h.busy);
+    for (py::ssize_t i = 0; i < u.size(); ++i) write(i, h.binding.query(ud[i], vd[i]));
+  }
+  return out.dict();
+}
+
+// Rows of x y z; each from the previous answer (the first from `guess` when given), falling back
+// to a global search when that does not converge onto a valid cell: `surfdb project --batch`.
+py::dict project(BindingHandle& h, const Doubles& points, std::optional<std::pair<double, double>> guess) {
+  if (points.ndim() < 1 || points.shape(points.ndim() - 1) != 3)
+    throw std::invalid_argument("project: points must have shape (..., 3)");
+  Shape shape = shape_of(points);
+  shape.pop_back();
+  PointArrays out(shape);
+  Doubles distance(shape);
+  py::array_t<bool> converged(shape);
+  const auto write = out.writer();
+  double* dist = distance.mutable_data();
+  bool* conv = converged.mutable_data();
+  const double* x = points.data();
+  const py::ssize_t count = points.size() / 3;
+  {
+    py::gil_scoped_release released;
+    std::lock_guard lock(h.busy);
+    for (py::ssize_t i = 0; i < count; ++i) {
+      const Eigen::Vector3d xi(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+      std::optional<Projection> p;
+      if (guess) p = project_local(h.binding, xi, guess->first, guess->second);
+      if (!p || !p->converged || p->point.status != QueryStatus::valid)
+        p = project_global(h.binding, h.owner->node_tree(), xi);
+      guess = std::pair{p->point.u, p->point.v};
+      write(i, p->point);
+      dist[i] = p->distance;
+      conv[i] = p->converged;
+    }
+  }
+  py::dict d = out.dict();
+  d["distance"] = distance;
+  d["converged"] = converged;
+  return d;
+}
+
+py::dict info(const DatabaseHandle& h) {
+  const Header& hd = h.db->header();
+  const RecordLayout& l = hd.layout;
+  py::dict d;
+  d["path"] = h.db->path();
+  d["grid"] = py::make_tuple(l.u_points, l.v_points);
+  d["record"] = py::make_tuple(l.u_record_points, l.v_record_points);
+  d["records"] = py::make_tuple(l.u_records, l.v_records);
+  d["u_range"] = py::make_tuple(hd.u0, hd.u1);
+  d["v_range"] = py::make_tuple(hd.v0, hd.v1);
+  d["periodic"] = py::make_tuple(hd.periodic_u, hd.periodic_v);
+  d["scalar"] = scalar_name(hd.scalar);
+  d["length_unit"] = length_unit_name(hd.length_unit);
+  d["meters_per_unit"] = hd.meters_per_unit;
+  d["invalid_points"] = hd.invalid_points;
+  d["degenerate_points"] = hd.degenerate_points;
+  d["source"] = py::dict(py::arg("kind") = hd.source.kind, py::arg("name") = hd.source.name,
+                         py::arg("surface_type") = hd.source.surface_type, py::arg("face") = hd.source.face_index);
+  d["file_bytes"] = l.file_bytes;
+  return d;
+}
+
+Residency residency_named(const std::string& name) {
+  if (name == "direct") return Residency::direct_mapping;
+  if (name == "copy") return Residency::window_copy;
+  if (name == "full") return Residency::full_load;
+  throw std::invalid_argument("residency must be 'direct', 'copy' or 'full', not '" + name + "'");
+}
+
+Interpolation interpolation_named(const std::string& name) {
+  if (name == "bilinear") return Interpolation::bilinear;
+  if (name == "curved") return Interpolation::curved;
+  throw std::invalid_argument("interpolation must be 'bilinear' or 'curved', not '" + name + "'");
+}
+
+}  // namespace
+
+std::shared_ptr<const Database> database_of(const py::object& o) {
+  return o.cast<std::shared_ptr<DatabaseHandle>>()->db;
+}
+
+py::dict window_stats(const SurfaceBinding& b) {
+  const WindowStats& s = b.window().stats();
+  return py::dict(py::arg("updates") = s.updates, py::arg("records_read") = s.records_read,
+                  py::arg("outside_reads") = s.outside_reads, py::arg("bytes_resident") = s.bytes_resident);
+}
+
+void bind_database(py::module_& m) {
+  py::class_<DatabaseHandle, std::shared_ptr<DatabaseHandle>>(m, "Database",
+      "A surface database (.sdb), memory-mapped read-only; shared by any number of bindings.")
+      .def(py::init([](const std::filesystem::path& path) {
+             return std::make_shared<DatabaseHandle>(Database::open(path));
+           }),
+           py::arg("path"), "Maps the file and validates its header; raises FormatError when it is unusable.")
+      .def_property_readonly("info", &info, "Grid, records, domain, periodicity, unit and source, as a dict.")
+      .def("verify", [](const DatabaseHandle& h) { return h.db->first_damaged_record(); },
+           py::call_guard<py::gil_scoped_release>(),
+           "Checks every record; returns 0 when all are intact, else the first damaged record's number.")
+      .def("binding", [](const std::shared_ptr<DatabaseHandle>& h, std::optional<std::pair<unsigned, unsigned>> window,
+                         const std::string& residency, const std::string& interpolation) {
+             const RecordLayout& l = h->db->layout();
+             // The whole table by default: scattered queries would move a small window every time.
+             const WindowSize size = window ? WindowSize{window->first, window->second}
+                                            : WindowSize{static_cast<std::uint32_t>(l.u_records),
+                                                         static_cast<std::uint32_t>(l.v_records)};
+             return std::make_unique<BindingHandle>(
+                 h, SurfaceBinding(h->db, size, residency_named(residency), interpolation_named(interpolation)));
+           },
+           py::arg("window") = std::nullopt, py::arg("residency") = "direct", py::arg("interpolation") = "bilinear",
+           "A binding with its own storage window of window[0] x window[1] records (None: the whole table, for "
+           "scattered queries; a body following a contact point wants a small window, e.g. (5, 5)).");
+
+  py::class_<BindingHandle>(m, "Binding", "One body's use of a database: a storage window that follows its queries.")
+      .def("query_arrays", &query, py::arg("u"), py::arg("v"),
+           "Point and frame at every (u[k], v[k]) (arrays of one shape, or scalars), as a dict of arrays.")
+      .def("project_arrays", &project, py::arg("points"), py::arg("guess") = std::nullopt,
+           "Closest surface points to points[..., 3], each started from the previous answer.")
+      .def_property_readonly("stats", [](const BindingHandle& h) { return window_stats(h.binding); }, "Window updates, records read, bytes resident.");
+}
+
+}  // namespace surfdb::python

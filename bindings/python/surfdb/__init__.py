@@ -1,0 +1,77 @@
+"""surfdb: precomputed surface lookup tables for contact in multibody dynamics.
+
+    import numpy as np, surfdb
+    cup = surfdb.Database("cup.sdb")              # mapped read-only, shared
+    window = cup.binding(window=(5, 7))           # one body's storage window
+    q = window.query(np.linspace(0, 1, 1000), np.zeros(1000))
+    q.p, q.n, q.valid                             # arrays of shape (1000, 3), (1000, 3), (1000,)
+    foot = window.project(np.array([[0.0, 0.0, -45.0]]))
+
+Lengths of databases and bindings are the file's unit (mm for CAD input); contacts are in SI.
+The loops over points run in C++: pass whole arrays, not one point per call.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Database, DegenerateGeometry, Error,
+                      FormatError, Mount, convert, faces)
+
+__all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Database", "DegenerateGeometry", "Error",
+           "FormatError", "Mount", "Points", "Projection", "STATUS", "convert", "faces"]
+
+#: Names of the query status codes in Points.status.
+STATUS = ("valid", "outside_domain", "invalid_cell")
+
+
+class Points(NamedTuple):
+    """Point and frame at each queried (u, v); arrays shaped like the query, vectors with a last axis of 3."""
+    u: np.ndarray  # parameters used: wrapped where periodic, clamped to the domain otherwise
+    v: np.ndarray
+    p: np.ndarray  # point, file length unit
+    n: np.ndarray  # unit normal, out of the material
+    t: np.ndarray  # unit tangent
+    b: np.ndarray  # unit bitangent, n x t
+    k1: np.ndarray  # principal curvatures, 1 / file length unit, convex positive
+    k2: np.ndarray
+    status: np.ndarray  # uint8 codes, see STATUS
+    degenerate: np.ndarray  # bool: a corner's frame is a limit (pole)
+
+    @property
+    def valid(self) -> np.ndarray:
+        return self.status == 0
+
+
+class Projection(NamedTuple):
+    """Closest surface points: the Points fields plus the signed distance along n and convergence."""
+    u: np.ndarray
+    v: np.ndarray
+    p: np.ndarray
+    n: np.ndarray
+    t: np.ndarray
+    b: np.ndarray
+    k1: np.ndarray
+    k2: np.ndarray
+    status: np.ndarray
+    degenerate: np.ndarray
+    distance: np.ndarray  # (x - p) . n, file length unit
+    converged: np.ndarray
+
+    @property
+    def valid(self) -> np.ndarray:
+        return self.status == 0
+
+
+def _query(self, u, v) -> Points:
+    """Point and frame at every (u[k], v[k]); u and v are arrays of one shape, or scalars."""
+    return Points(**self.query_arrays(u, v))
+
+
+def _project(self, points, guess=None) -> Projection:
+    """Closest surface points to points[..., 3] (file unit). Each row starts from the previous
+    answer, the first from `guess` (u, v) when given, else from a global search."""
+    return Projection(**self.project_arrays(points, guess))
+
+
+Binding.query = _query
+Binding.project = _project

@@ -23,5 +23,6 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/surfdbConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/surfdbConfig.cmake ${PROJECT_BINARY_DIR}/surfdbConfigVersion.cmake
   DESTINATION ${config_dir})
 
+file(RELATIVE_PATH SURFDB_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/surfdb-runtime.pc.in ${PROJECT_BINARY_DIR}/surfdb-runtime.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/surfdb-runtime.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

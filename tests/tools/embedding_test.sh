@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# surfdb as other programs embed it: installs into a temporary prefix, builds the examples of
+# samples/embedding against the install tree (C++ through find_package, C through pkg-config,
+# Fortran through the C API, Python through the installed module), and checks their answers:
+# the octant probe against its closed form, and the ball-in-cup loop in all four languages against
+# each other (same arithmetic, same numbers) and against Hertz's closed-form impact.
+# Usage: embedding_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+source=$2
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+test -f "$prefix/lib/cmake/surfdb/surfdbConfigVersion.cmake"
+test -f "$prefix/lib/pkgconfig/surfdb-runtime.pc"
+examples=$source/samples/embedding
+
+# C++: find_package(surfdb) from the install tree; the runtime alone, no OpenCASCADE library.
+cmake -S "$examples/cpp" -B "$prefix/cpp" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$prefix/cpp" >/dev/null
+for program in probe_surface ball_in_cup; do
+  if ldd "$prefix/cpp/$program" | grep -q libTK; then echo "FAIL: $program links OpenCASCADE"; exit 1; fi
+done
+# C: pkg-config; Fortran: the C API's module and the runtime library.
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# shellcheck disable=SC2046
+cc -std=c99 -O2 -Wall -Werror "$examples/c/ball_in_cup.c" $(pkg-config --cflags --libs surfdb-runtime) -lm \
+  -Wl,-rpath,"$prefix/lib" -o "$prefix/ball_in_cup_c"
+gfortran -O2 -J "$prefix" "$examples/fortran/surfdb.f90" "$examples/fortran/ball_in_cup.f90" -L "$prefix/lib" \
+  -lsurfdb_runtime -Wl,-rpath,"$prefix/lib" -o "$prefix/ball_in_cup_f"
+site=$(echo "$prefix"/lib/python3*/dist-packages)
+
+"$prefix/bin/surfdb" convert --analytic octant --grid 301x301 --record 20x20 -o "$prefix/octant.sdb" 2>/dev/null
+out=$("$prefix/cpp/probe_surface" "$prefix/octant.sdb")
+echo "$out"
+# The diagonal u = v = s pi/2 of the octant; the foot of (10, 20, 30) is 50 (10, 20, 30) / |.|.
+python3 - "$out" <<'PY'
+import math, re, sys
+text = sys.argv[1]
+length = float(re.search(r"diagonal length ([0-9.]+)", text).group(1))
+f = lambda s: (50 * math.cos(s) * math.cos(s), 50 * math.cos(s) * math.sin(s), 50 * math.sin(s))
+exact = sum(math.dist(f(math.pi / 2 * k / 100000), f(math.pi / 2 * (k + 1) / 100000)) for k in range(100000))
+assert abs(length - exact) < 1e-3 * exact, (length, exact)
+foot = [float(x) for x in re.search(r"\(([-0-9.]+), ([-0-9.]+), ([-0-9.]+)\), distance", text).groups()]
+norm = math.sqrt(1400)
+assert max(abs(a - 50 * b / norm) for a, b in zip(foot, (10, 20, 30))) < 1e-3, foot
+PY
+PYTHONPATH=$site /usr/bin/python3 - "$prefix/octant.sdb" <<'PY'
+import math, sys, surfdb
+q = surfdb.Database(sys.argv[1]).binding().query(0.3, 0.9)
+exact = (50 * math.cos(0.3) * math.cos(0.9), 50 * math.cos(0.3) * math.sin(0.9), 50 * math.sin(0.3))
+assert max(abs(a - b) for a, b in zip(q.p, exact)) < 1e-3, (q.p, exact)
+PY
+if ldd "$site/surfdb/"_surfdb*.so | grep -q "$build"; then echo "FAIL: installed module links the build tree"; exit 1; fi
+
+# The ball-in-cup loop on the demonstration's CAD parts, converted by the installed command.
+parts=$source/samples/slider_crank_cup_ball
+"$prefix/bin/surfdb" convert "$parts/ball.igs" --face 1 --grid 301x301 --record 20x20 -o "$prefix/ball.sdb" 2>/dev/null
+"$prefix/bin/surfdb" convert "$parts/cup.step" --face 4 --grid 301x301 --record 20x20 -o "$prefix/cup.sdb" 2>/dev/null
+tables=("$prefix/ball.sdb" "$prefix/cup.sdb")
+"$prefix/cpp/ball_in_cup" "${tables[@]}" >"$prefix/cpp.txt"
+"$prefix/ball_in_cup_c" "${tables[@]}" >"$prefix/c.txt"
+"$prefix/ball_in_cup_f" "${tables[@]}" >"$prefix/fortran.txt"
+PYTHONPATH=$site /usr/bin/python3 "$examples/python/ball_in_cup.py" "${tables[@]}" >"$prefix/python.txt"
+cat "$prefix/c.txt"
+python3 - "$prefix" <<'PY'
+import math, sys
+runs = {}
+for language in ("cpp", "c", "fortran", "python"):
+    runs[language] = {k: float(v) for k, v in (line.split() for line in open(f"{sys.argv[1]}/{language}.txt"))}
+c = runs["c"]
+for language, r in runs.items():
+    assert r.keys() == c.keys(), language
+    for k in c:
+        assert math.isclose(r[k], c[k], rel_tol=1e-9), (language, k, r[k], c[k])
+# Hertz's impact (brief §6): a drop of h = 5 mm gives v = sqrt(2 g h); the peak indentation is
+# (5 m v^2 / 4 K)^(2/5) and the contact lasts 2.9432 delta_max / v; an elastic law rebounds at v.
+g, h, m, K, dt = 9.81, 0.005, 0.011, 5.0181e9, 1e-6
+v = math.sqrt(2 * g * h)
+delta = (5 * m * v * v / (4 * K)) ** 0.4
+assert abs(c["first_contact_time"] - math.sqrt(2 * h / g)) <= 2 * dt, c
+assert math.isclose(c["impact_speed"], v, rel_tol=1e-4), (c["impact_speed"], v)
+assert math.isclose(c["max_indentation"], delta, rel_tol=2e-3), (c["max_indentation"], delta)
+assert math.isclose(c["contact_duration"], 2.9432 * delta / v, rel_tol=3e-2), (c["contact_duration"], 2.9432 * delta / v)
+assert math.isclose(c["rebound_speed"], c["impact_speed"], rel_tol=1e-3), c
+PY
+echo "1 passed, 0 failed"

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/interprocess/file_mapping.hpp>
 #include <boost/interprocess/mapped_region.hpp>
@@ -113,13 +114,15 @@ std::uint64_t Database::first_damaged_record() const {
 }
 
 void Database::release(std::uint64_t number) const {
-  static const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  // A read fault maps the other cached pages of its 64 KiB-aligned block as well (the kernel's
+  // fault-around, fault_around_bytes), so reading a record can map pages of its neighbours in the
+  // file. Releasing every block the record overlaps takes those along; a neighbour still in use
+  // simply reads its pages back from the page cache: the mapping is read-only and file-backed.
+  static const std::uint64_t block = std::max<std::uint64_t>(static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)), 65536);
   const RecordLayout& l = impl_->header.layout;
-  const auto base = reinterpret_cast<std::uintptr_t>(impl_->bytes.data());
-  // Every page the record touches. A page shared with a neighbour still in use is simply read
-  // back from the page cache on its next access: the mapping is read-only and file-backed.
-  const std::uint64_t begin = l.record_offset(number) / page * page;
-  const std::uint64_t end = (l.record_offset(number) + l.record_bytes + page - 1) / page * page;
+  const auto base = reinterpret_cast<std::uintptr_t>(impl_->bytes.data());  // page-aligned
+  const std::uint64_t begin = l.record_offset(number) / block * block;
+  const std::uint64_t end = std::min(l.file_bytes, (l.record_offset(number) + l.record_bytes + block - 1) / block * block);
   if (end > begin)
     ::madvise(reinterpret_cast<void*>(base + begin), end - begin, MADV_DONTNEED);
 }

@@ -69,6 +69,22 @@ bool StorageWindow::follow(RecordIndex contact) {
   return true;
 }
 
+const std::uint8_t* StorageWindow::outside_record(RecordIndex r) {
+  ++stats_.outside_reads;
+  const std::uint64_t number = db_->layout().record_number(r);
+  const auto pending = outside_.begin() + outside_count_;
+  if (std::find(outside_.begin(), pending, number) == pending) {
+    if (outside_count_ == outside_.size()) release_pending();  // callers release after each query
+    outside_[outside_count_++] = number;
+  }
+  return db_->record(number);
+}
+
+void StorageWindow::release_pending() {
+  for (std::uint32_t k = 0; k < outside_count_; ++k) db_->release(outside_[k]);
+  outside_count_ = 0;
+}
+
 void StorageWindow::place(RecordIndex new_origin) {
   const RecordLayout& l = db_->layout();
   const bool direct = residency_ == Residency::direct_mapping;

@@ -113,6 +113,7 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
     gather(address(i1, j1), cell_[3]);
     cell_i_ = i0;
     cell_j_ = j0;
+    window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   }
   const CellValues& cell = cell_;
 

@@ -1,5 +1,7 @@
 // surfdb simulate: run a scenario, write the time series, the summary and the plots.
 #include <CLI/CLI.hpp>
+#include <sys/resource.h>
+
 #include <cmath>
 #include <ctime>
 #include <fstream>
@@ -19,7 +21,7 @@ namespace {
 
 struct SimulateArgs {
   std::string scenario, output;
-  double end_time = 0;
+  double end_time = 0, output_interval = 0;
 };
 
 // One CSV row per output instant: bodies, contacts, energies, constraint violation.
@@ -92,6 +94,7 @@ void plot(const std::filesystem::path& dir) {
 void run(const SimulateArgs& a) {
   Scenario s = load_scenario(a.scenario);
   if (a.end_time > 0) s.end_time = a.end_time;
+  if (a.output_interval > 0) s.output_interval = a.output_interval;
   const std::filesystem::path dir = a.output;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -172,15 +175,18 @@ void run(const SimulateArgs& a) {
     c["first_contact_time"] = std::isnan(p.statistics.first_contact_time) ? nlohmann::json(nullptr) : nlohmann::json(p.statistics.first_contact_time);
     c["impacts"] = p.memory.impacts;
     c["max_indentation"] = p.statistics.max_indentation;
-    nlohmann::ordered_json updates, records;
+    nlohmann::ordered_json updates = nlohmann::ordered_json::object(), records = updates, outside = updates;
     if (const auto* f = std::get_if<FreeformContact>(&p.detector)) {
-      updates[surface_names_i[k]] = f->binding_i().window().stats().updates;
-      updates[surface_names_j[k]] = f->binding_j().window().stats().updates;
-      records[surface_names_i[k]] = f->binding_i().window().stats().records_read;
-      records[surface_names_j[k]] = f->binding_j().window().stats().records_read;
+      for (const auto& [name, binding] : {std::pair{surface_names_i[k], &f->binding_i()},
+                                          std::pair{surface_names_j[k], &f->binding_j()}}) {
+        updates[name] = binding->window().stats().updates;
+        records[name] = binding->window().stats().records_read;
+        outside[name] = binding->window().stats().outside_reads;
+      }
     }
-    c["window_updates"] = updates.is_null() ? nlohmann::ordered_json::object() : updates;
-    c["records_read"] = records.is_null() ? nlohmann::ordered_json::object() : records;
+    c["window_updates"] = updates;
+    c["records_read"] = records;
+    c["outside_reads"] = outside;
     c["solver_failures"] = p.statistics.solver_failures;
     j["contacts"].push_back(c);
   }
@@ -188,6 +194,14 @@ void run(const SimulateArgs& a) {
   j["energy"] = {{"initial", energy0}, {"final", final_energy}, {"dissipated", dissipated},
                  {"drift_relative", std::abs(final_energy + dissipated - energy0) / std::abs(energy0)}};
   j["constraint_drift"] = constraint_drift;
+  std::uint64_t window_bytes = 0;
+  for (const ContactPair& p : sim.pairs())
+    if (const auto* f = std::get_if<FreeformContact>(&p.detector))
+      window_bytes += f->binding_i().window().stats().bytes_resident + f->binding_j().window().stats().bytes_resident;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  j["memory"] = {{"peak_resident_bytes", static_cast<std::uint64_t>(usage.ru_maxrss) * 1024},
+                 {"window_bytes", window_bytes}};
   AtomicFile summary(dir / "summary.json");
   std::fputs((j.dump(2) + "\n").c_str(), summary.get());
   summary.commit();
@@ -203,6 +217,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("SCENARIO", args->scenario, "Scenario file (.toml)")->required();
   cmd->add_option("-o,--output", args->output, "Output directory")->required();
   cmd->add_option("--end-time", args->end_time, "Override the scenario's end time, s")->check(CLI::PositiveNumber);
+  cmd->add_option("--output-interval", args->output_interval, "Override the scenario's output interval, s")
+      ->check(CLI::PositiveNumber);
   cmd->callback([args] { run(*args); });
 }
 

@@ -2,6 +2,7 @@
 // surface (paper 000 §3.3). Per-binding mutable state ("data"); the database it reads from is shared.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -46,11 +47,17 @@ class StorageWindow {
   /// Returns true when the window moved.
   bool follow(RecordIndex contact);
 
-  /// The record's bytes: from the window when inside it, else straight from the database.
+  /// The record's bytes: from the window when inside it, else straight from the database. Pages
+  /// read outside the window stay resident until release_outside_reads().
   const std::uint8_t* record(RecordIndex r) {
     if (contains(r)) return slots_[(r.ti - origin_.ti) * size_.v_records + (r.tj - origin_.tj)];
-    ++stats_.outside_reads;
-    return db_->record(db_->layout().record_number(r));
+    return outside_record(r);
+  }
+
+  /// Releases the pages of the records read outside the window since the last call, so that
+  /// resident memory stays bounded by the window however far a solver wanders.
+  void release_outside_reads() {
+    if (outside_count_ != 0) release_pending();
   }
 
   RecordIndex origin() const { return origin_; }  // first record (lowest ti, tj) of the window
@@ -63,6 +70,8 @@ class StorageWindow {
 
  private:
   void place(RecordIndex new_origin);
+  const std::uint8_t* outside_record(RecordIndex r);
+  void release_pending();
 
   std::shared_ptr<const Database> db_;
   WindowSize size_;
@@ -76,6 +85,8 @@ class StorageWindow {
   std::unique_ptr<std::uint8_t, FreeBuffer> buffer_;  // full_load: all records; window_copy: the window's
   std::size_t buffer_bytes_ = 0;
   WindowStats stats_;
+  std::array<std::uint64_t, 4> outside_{};  // records read outside the window, not yet released
+  std::uint32_t outside_count_ = 0;
 };
 
 }  // namespace surfdb

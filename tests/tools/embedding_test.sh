@@ -5,7 +5,10 @@
 # the octant probe against its closed form, and the ball-in-cup loop in all four languages against
 # each other (same arithmetic, same numbers) and against Hertz's closed-form impact.
 # Usage: embedding_test.sh BUILD_DIR SOURCE_DIR
+# In a sanitizer build, SURFDB_EXAMPLE_FLAGS instruments the examples and SURFDB_PYTHON_PRELOAD
+# loads the sanitizer runtimes into Python (tests/CMakeLists.txt sets both).
 set -euo pipefail
+flags=${SURFDB_EXAMPLE_FLAGS:-}
 build=$1
 source=$2
 prefix=$(mktemp -d)
@@ -16,19 +19,28 @@ test -f "$prefix/lib/pkgconfig/surfdb-runtime.pc"
 examples=$source/samples/embedding
 
 # C++: find_package(surfdb) from the install tree; the runtime alone, no OpenCASCADE library.
-cmake -S "$examples/cpp" -B "$prefix/cpp" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$examples/cpp" -B "$prefix/cpp" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS="$flags" >/dev/null
 cmake --build "$prefix/cpp" >/dev/null
 for program in probe_surface ball_in_cup; do
   if ldd "$prefix/cpp/$program" | grep -q libTK; then echo "FAIL: $program links OpenCASCADE"; exit 1; fi
 done
 # C: pkg-config; Fortran: the C API's module and the runtime library.
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
-# shellcheck disable=SC2046
-cc -std=c99 -O2 -Wall -Werror "$examples/c/ball_in_cup.c" $(pkg-config --cflags --libs surfdb-runtime) -lm \
+# shellcheck disable=SC2046,SC2086
+cc -std=c99 -O2 -Wall -Werror $flags "$examples/c/ball_in_cup.c" $(pkg-config --cflags --libs surfdb-runtime) -lm \
   -Wl,-rpath,"$prefix/lib" -o "$prefix/ball_in_cup_c"
-gfortran -O2 -J "$prefix" "$examples/fortran/surfdb.f90" "$examples/fortran/ball_in_cup.f90" -L "$prefix/lib" \
+# shellcheck disable=SC2086
+gfortran -O2 $flags -J "$prefix" "$examples/fortran/surfdb.f90" "$examples/fortran/ball_in_cup.f90" -L "$prefix/lib" \
   -lsurfdb_runtime -Wl,-rpath,"$prefix/lib" -o "$prefix/ball_in_cup_f"
 site=$(echo "$prefix"/lib/python3*/dist-packages)
+surfdb_python() {  # Debian's python3 with the installed module
+  if [ -n "${SURFDB_PYTHON_PRELOAD:-}" ]; then
+    LD_PRELOAD=$SURFDB_PYTHON_PRELOAD ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$site /usr/bin/python3 "$@"
+  else
+    PYTHONPATH=$site /usr/bin/python3 "$@"
+  fi
+}
 
 "$prefix/bin/surfdb" convert --analytic octant --grid 301x301 --record 20x20 -o "$prefix/octant.sdb" 2>/dev/null
 out=$("$prefix/cpp/probe_surface" "$prefix/octant.sdb")
@@ -45,7 +57,7 @@ foot = [float(x) for x in re.search(r"\(([-0-9.]+), ([-0-9.]+), ([-0-9.]+)\), di
 norm = math.sqrt(1400)
 assert max(abs(a - 50 * b / norm) for a, b in zip(foot, (10, 20, 30))) < 1e-3, foot
 PY
-PYTHONPATH=$site /usr/bin/python3 - "$prefix/octant.sdb" <<'PY'
+surfdb_python - "$prefix/octant.sdb" <<'PY'
 import math, sys, surfdb
 q = surfdb.Database(sys.argv[1]).binding().query(0.3, 0.9)
 exact = (50 * math.cos(0.3) * math.cos(0.9), 50 * math.cos(0.3) * math.sin(0.9), 50 * math.sin(0.3))
@@ -61,7 +73,7 @@ tables=("$prefix/ball.sdb" "$prefix/cup.sdb")
 "$prefix/cpp/ball_in_cup" "${tables[@]}" >"$prefix/cpp.txt"
 "$prefix/ball_in_cup_c" "${tables[@]}" >"$prefix/c.txt"
 "$prefix/ball_in_cup_f" "${tables[@]}" >"$prefix/fortran.txt"
-PYTHONPATH=$site /usr/bin/python3 "$examples/python/ball_in_cup.py" "${tables[@]}" >"$prefix/python.txt"
+surfdb_python "$examples/python/ball_in_cup.py" "${tables[@]}" >"$prefix/python.txt"
 cat "$prefix/c.txt"
 python3 - "$prefix" <<'PY'
 import math, sys

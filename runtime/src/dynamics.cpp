@@ -32,8 +32,7 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   for (const std::vector<int>& rows : body_rows_) {
     const int nk = static_cast<int>(rows.size());
     body_jacobian_.emplace_back(nk, 6);
-    body_m_inv_jt_.emplace_back(6, nk);
-    body_schur_.emplace_back(nk, nk);
+    body_weighted_.emplace_back(nk, 6);
     body_lambda_.emplace_back(nk);
   }
   const int n = 6 * body_count_, m = model.constraint_count();
@@ -44,6 +43,7 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   rhs_.resize(m);
   lambda_.resize(m);
   schur_.resize(m, m);
+  llt_ = Eigen::LLT<Eigen::MatrixXd>(m);
   ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
 }
 
@@ -52,7 +52,7 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
   if (loads) loads(t, y, loads_);
   evaluate_constraints(model_, t, y, constraints_);
 
-  // Generalized velocities, forces, and M^-1 applied to them and to Phi_z^T.
+  // Generalized velocities and forces, M^-1 Q, and Phi_z M^-1 body by body.
   for (int k = 0; k < body_count_; ++k) {
     const BodyStateView s = body_view(y, k);
     const RigidBody& b = model_.bodies[k];
@@ -66,35 +66,42 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
     m_inv_q_.segment<3>(6 * k) = q_.segment<3>(6 * k) / b.mass;
     m_inv_q_.segment<3>(6 * k + 3) = inverse_inertia_[k] * q_.segment<3>(6 * k + 3);
     const std::vector<int>& rows = body_rows_[k];
-    Eigen::MatrixXd& Jk = body_jacobian_[k];
+    RowsBy6& Jk = body_jacobian_[k];
     for (std::size_t a = 0; a < rows.size(); ++a)
       Jk.row(static_cast<int>(a)) = constraints_.jacobian.block<1, 6>(rows[a], 6 * k);
-    body_m_inv_jt_[k].topRows<3>() = Jk.leftCols<3>().transpose() / b.mass;
-    body_m_inv_jt_[k].bottomRows<3>().noalias() = inverse_inertia_[k] * Jk.rightCols<3>().transpose();
+    body_weighted_[k].leftCols<3>() = Jk.leftCols<3>() / b.mass;  // Phi_z M^-1, this body's columns
+    body_weighted_[k].rightCols<3>() = Jk.rightCols<3>().lazyProduct(inverse_inertia_[k]);  // symmetric
   }
   const int m = static_cast<int>(lambda_.size());
   if (m > 0) {
     // (Phi_z M^-1 Phi_z^T) lambda = Phi_z M^-1 Q - gamma + 2 alpha Phi_dot + beta^2 Phi, body by body
     schur_.setZero();
     rhs_ = stab_.beta * stab_.beta * constraints_.phi - constraints_.gamma + 2 * stab_.alpha * constraints_.phi_t;
+    // Only the lower triangle: the Cholesky reads no more. Each body's rows are ascending.
     for (int k = 0; k < body_count_; ++k) {
       const std::vector<int>& rows = body_rows_[k];
-      const Eigen::MatrixXd& Jk = body_jacobian_[k];
-      body_schur_[k].noalias() = Jk * body_m_inv_jt_[k];
+      const RowsBy6 &Jk = body_jacobian_[k], &Wk = body_weighted_[k];
       const Eigen::Matrix<double, 6, 1> drive = m_inv_q_.segment<6>(6 * k) + 2 * stab_.alpha * z_dot_.segment<6>(6 * k);
-      for (std::size_t a = 0; a < rows.size(); ++a) {
-        rhs_[rows[a]] += Jk.row(static_cast<int>(a)).dot(drive);
-        for (std::size_t c = 0; c < rows.size(); ++c) schur_(rows[a], rows[c]) += body_schur_[k](static_cast<int>(a), static_cast<int>(c));
+      for (int a = 0; a < static_cast<int>(rows.size()); ++a) {
+        rhs_[rows[a]] += Jk.row(a).dot(drive);
+        for (int c = 0; c <= a; ++c) schur_(rows[a], rows[c]) += Wk.row(a).dot(Jk.row(c));
       }
     }
-    ldlt_.compute(schur_);
-    lambda_ = ldlt_.solve(rhs_);
+    // Symmetric positive definite when the equations are independent (scenarios refuse redundant
+    // joints): Cholesky, with the pivoting LDLT only for a matrix that is not.
+    llt_.compute(schur_);
+    if (llt_.info() == Eigen::Success) {
+      lambda_ = llt_.solve(rhs_);
+    } else {
+      ldlt_.compute(schur_);
+      lambda_ = ldlt_.solve(rhs_);
+    }
   }
   acc_ = m_inv_q_;
   for (int k = 0; k < body_count_ && m > 0; ++k) {
     const std::vector<int>& rows = body_rows_[k];
     for (std::size_t a = 0; a < rows.size(); ++a) body_lambda_[k][static_cast<int>(a)] = lambda_[rows[a]];
-    acc_.segment<6>(6 * k).noalias() -= body_m_inv_jt_[k] * body_lambda_[k];
+    acc_.segment<6>(6 * k).noalias() -= body_weighted_[k].transpose().lazyProduct(body_lambda_[k]);
   }
 
   for (int k = 0; k < body_count_; ++k) {

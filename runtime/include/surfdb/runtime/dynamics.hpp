@@ -73,13 +73,15 @@ class Dynamics : public OdeSystem {
   ConstraintSet constraints_;
   std::vector<BodyLoad> loads_;
   Eigen::VectorXd z_dot_, q_, m_inv_q_, rhs_, lambda_, acc_;
-  Eigen::MatrixXd schur_;
+  Eigen::MatrixXd schur_;  // lower triangle only
   // Block sparsity: each equation touches at most two bodies. Per body, the equations that touch
-  // it, its 6 columns of the Jacobian restricted to them, M^-1 times their transpose, the product.
+  // it, its 6 columns of the Jacobian restricted to them, and the same times M^-1.
+  using RowsBy6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
   std::vector<std::vector<int>> body_rows_;
-  std::vector<Eigen::MatrixXd> body_jacobian_, body_m_inv_jt_, body_schur_;
+  std::vector<RowsBy6> body_jacobian_, body_weighted_;
   std::vector<Eigen::VectorXd> body_lambda_;
-  Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;  // for a Schur complement that is not positive definite
 };
 
 }  // namespace surfdb

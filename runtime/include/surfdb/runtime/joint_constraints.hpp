@@ -13,7 +13,8 @@ namespace surfdb {
 
 struct ConstraintSet {
   Eigen::VectorXd phi;       // position errors
-  Eigen::MatrixXd jacobian;  // constraint_count x (6 * bodies)
+  // constraint_count x (6 * bodies), row-major: the dynamics reads it by rows.
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> jacobian;
   Eigen::VectorXd gamma;
   Eigen::VectorXd phi_t;     // explicit time derivative (drivers): Phi_dot = Phi_z zdot + phi_t
 

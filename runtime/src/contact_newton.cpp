@@ -18,10 +18,28 @@ const char* contact_status_name(ContactStatus s) {
   return "?";
 }
 
-struct FreeformContact::World {
-  SurfacePoint local;  // the table's answer, file unit, surface axes
-  Eigen::Vector3d p, n, t, b, p_u, p_v, n_u, n_v;  // world axes, metres
+// One side's surface data at the current iterate, in surface j's axes (metres): Newton needs only
+// relative quantities, so side j is used as the table gives it and side i is carried over by one
+// relative placement; only the answer goes to world axes.
+struct FreeformContact::Local {
+  SurfacePoint table;  // the table's answer, file unit, own surface axes
+  Eigen::Vector3d p, n, t, b, p_u, p_v, n_u, n_v;
 };
+
+namespace {
+
+// Surface i in surface j's frame: x_j = offset + rotation * x_i, metres.
+struct Placement {
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+};
+
+// Where a surface's frame is in the world: origin and axes.
+Placement surface_in_world(const Pose& pose, const SurfaceMount& mount) {
+  return {pose.A * mount.rotation, pose.r + pose.A * mount.offset};
+}
+
+}  // namespace
 
 FreeformContact::FreeformContact(std::shared_ptr<const Database> surface_i, SurfaceMount mount_i,
                                  std::shared_ptr<const Database> surface_j, SurfaceMount mount_j,
@@ -40,18 +58,30 @@ void FreeformContact::set_guess(double u_i, double v_i, double u_j, double v_j) 
   have_guess_ = true;
 }
 
-FreeformContact::World FreeformContact::world(Side& side, const Pose& pose, double u, double v,
-                                              WindowPolicy policy) {
-  World w;
-  w.local = side.binding.query(u, v, policy);
-  const Eigen::Matrix3d R = pose.A * side.mount.rotation;
-  const SurfacePoint& s = w.local;
-  w.p = pose.r + pose.A * side.mount.offset + side.scale * (R * s.p);
+FreeformContact::Local FreeformContact::query_j(double u, double v) {
+  Local w;
+  w.table = side_j_.binding.query(u, v, WindowPolicy::follow);
+  const SurfacePoint& s = w.table;
+  const double scale = side_j_.scale;
+  w.p = scale * s.p;
+  w.n = s.n, w.t = s.t, w.b = s.b;
+  w.p_u = scale * s.dp_du;
+  w.p_v = scale * s.dp_dv;
+  w.n_u = s.dn_du, w.n_v = s.dn_dv;
+  return w;
+}
+
+FreeformContact::Local FreeformContact::query_i(double u, double v, const Eigen::Matrix3d& R, const Eigen::Vector3d& o) {
+  Local w;
+  w.table = side_i_.binding.query(u, v, WindowPolicy::follow);
+  const SurfacePoint& s = w.table;
+  const double scale = side_i_.scale;
+  w.p = o + scale * (R * s.p);
   w.n = R * s.n;
   w.t = R * s.t;
   w.b = R * s.b;
-  w.p_u = side.scale * (R * s.dp_du);
-  w.p_v = side.scale * (R * s.dp_dv);
+  w.p_u = scale * (R * s.dp_du);
+  w.p_v = scale * (R * s.dp_dv);
   w.n_u = R * s.dn_du;
   w.n_v = R * s.dn_dv;
   return w;
@@ -99,18 +129,22 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
   const Header& hj = side_j_.binding.database().header();
   const double cell[4] = {hi.du, hi.dv, hj.du, hj.dv};
   ContactResult r;
-  World wi, wj;
+  const Placement frame_i = surface_in_world(body_i.pose, side_i_.mount);
+  const Placement frame_j = surface_in_world(body_j.pose, side_j_.mount);
+  const Eigen::Matrix3d R_ij = frame_j.rotation.transpose() * frame_i.rotation;
+  const Eigen::Vector3d o_ij = frame_j.rotation.transpose() * (frame_i.offset - frame_j.offset);
+  Local wi, wj;
   bool finished = false;  // solved, or stopped at the edge of a domain (status tells which)
   int outside = 0;  // successive iterates clamped at a bound of a parameter domain
   for (int it = 1; it <= options_.max_iterations; ++it) {
     // The windows follow every iterate (seven-step rule); warm-started iterates stay close.
-    wi = world(side_i_, body_i.pose, q_[0], q_[1], WindowPolicy::follow);
-    wj = world(side_j_, body_j.pose, q_[2], q_[3], WindowPolicy::follow);
-    q_[0] = wi.local.u;  // wrapped across periodic seams, clamped at bounds
-    q_[1] = wi.local.v;
-    q_[2] = wj.local.u;
-    q_[3] = wj.local.v;
-    const bool clamped = wi.local.status == QueryStatus::outside_domain || wj.local.status == QueryStatus::outside_domain;
+    wi = query_i(q_[0], q_[1], R_ij, o_ij);
+    wj = query_j(q_[2], q_[3]);
+    q_[0] = wi.table.u;  // wrapped across periodic seams, clamped at bounds
+    q_[1] = wi.table.v;
+    q_[2] = wj.table.u;
+    q_[3] = wj.table.v;
+    const bool clamped = wi.table.status == QueryStatus::outside_domain || wj.table.status == QueryStatus::outside_domain;
     outside = clamped ? outside + 1 : 0;
     if (outside == 2) {  // Newton pushes past the edge of a surface: the contact has left it
       r.iterations = it;
@@ -154,19 +188,19 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     r.status = ContactStatus::no_convergence;
     return r;
   }
-  r.u_i = wi.local.u;
-  r.v_i = wi.local.v;
-  r.u_j = wj.local.u;
-  r.v_j = wj.local.v;
-  r.point_i = wi.p;
-  r.point_j = wj.p;
-  r.normal = wj.n;
-  r.curvature_i = 0.5 * (wi.local.k1 + wi.local.k2) / side_i_.scale;
-  r.curvature_j = 0.5 * (wj.local.k1 + wj.local.k2) / side_j_.scale;
+  r.u_i = wi.table.u;
+  r.v_i = wi.table.v;
+  r.u_j = wj.table.u;
+  r.v_j = wj.table.v;
+  r.point_i = frame_j.offset + frame_j.rotation * wi.p;
+  r.point_j = frame_j.offset + frame_j.rotation * wj.p;
+  r.normal = frame_j.rotation * wj.n;
+  r.curvature_i = 0.5 * (wi.table.k1 + wi.table.k2) / side_i_.scale;
+  r.curvature_j = 0.5 * (wj.table.k1 + wj.table.k2) / side_j_.scale;
   const Eigen::Vector3d d = wi.p - wj.p;
-  if (wi.local.status == QueryStatus::outside_domain || wj.local.status == QueryStatus::outside_domain) {
+  if (wi.table.status == QueryStatus::outside_domain || wj.table.status == QueryStatus::outside_domain) {
     r.status = ContactStatus::outside_domain;
-  } else if (wi.local.status == QueryStatus::invalid_cell || wj.local.status == QueryStatus::invalid_cell) {
+  } else if (wi.table.status == QueryStatus::invalid_cell || wj.table.status == QueryStatus::invalid_cell) {
     r.status = ContactStatus::invalid_cell;
   } else if (wi.n.dot(wj.n) > -0.5) {  // a common normal has n_i = -n_j; this is not one
     r.status = ContactStatus::singular;
@@ -177,7 +211,7 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     r.status = ContactStatus::separated;
     r.gap = d.norm();
   }
-  const Eigen::Vector3d v_rel = body_i.point_velocity(wi.p) - body_j.point_velocity(wj.p);
+  const Eigen::Vector3d v_rel = body_i.point_velocity(r.point_i) - body_j.point_velocity(r.point_j);
   r.indentation_rate = -v_rel.dot(r.normal);
   r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
   return r;

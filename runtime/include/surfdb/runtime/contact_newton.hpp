@@ -54,8 +54,9 @@ class FreeformContact {
     double scale;  // metres per file unit
     std::shared_ptr<const NodeTree> tree;
   };
-  struct World;  // one side's surface data in world axes at the current iterate
-  World world(Side& side, const Pose& pose, double u, double v, WindowPolicy policy);
+  struct Local;  // one side's surface data in surface j's axes at the current iterate
+  Local query_j(double u, double v);
+  Local query_i(double u, double v, const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij);
   ContactResult solve(const BodyState& body_i, const BodyState& body_j);
   void global_search(const Pose& pose_i, const Pose& pose_j);
   bool far_apart(const Pose& pose_i, const Pose& pose_j, double& gap);

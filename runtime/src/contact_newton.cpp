@@ -166,7 +166,7 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
         -wj.p_u.dot(wj.t) - dn_j * wj.t.dot(wj.n_u), -wj.p_v.dot(wj.t) - dn_j * wj.t.dot(wj.n_v),
         wi.p_u.dot(wj.b), wi.p_v.dot(wj.b),
         -wj.p_u.dot(wj.b) - dn_j * wj.b.dot(wj.n_u), -wj.p_v.dot(wj.b) - dn_j * wj.b.dot(wj.n_v);
-    const Eigen::Vector4d step = J.partialPivLu().solve(-F);
+    const Eigen::Vector4d step = -(J.inverse() * F);  // Eigen's closed-form 4 x 4 inverse: no pivoting loops
     r.iterations = it;
     if (!step.allFinite()) {
       r.status = ContactStatus::singular;

@@ -8,11 +8,13 @@ namespace surfdb {
 void interpolate_bilinear(const CellValues& c, double a, double b, double inv_du, double inv_dv,
                           Interpolation mode, SurfacePoint& out) {
   const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
-  double v[kFlags], dv_du[6], dv_dv[6];
+  double v[kFlags], e_u[6], e_v[6], dv_du[6], dv_dv[6];
   for (int k = 0; k < kFlags; ++k) v[k] = w00 * c[0][k] + w10 * c[1][k] + w01 * c[2][k] + w11 * c[3][k];
-  for (int k = 0; k < 6; ++k) {  // point and raw normal
-    dv_du[k] = ((1 - b) * (c[1][k] - c[0][k]) + b * (c[3][k] - c[2][k])) * inv_du;
-    dv_dv[k] = ((1 - a) * (c[2][k] - c[0][k]) + a * (c[3][k] - c[1][k])) * inv_dv;
+  for (int k = 0; k < 6; ++k) {  // point and raw normal: differences across the cell, then per parameter
+    e_u[k] = (1 - b) * (c[1][k] - c[0][k]) + b * (c[3][k] - c[2][k]);
+    e_v[k] = (1 - a) * (c[2][k] - c[0][k]) + a * (c[3][k] - c[1][k]);
+    dv_du[k] = e_u[k] * inv_du;
+    dv_dv[k] = e_v[k] * inv_dv;
   }
   out.p = {v[kX], v[kY], v[kZ]};
   out.dp_du = {dv_du[0], dv_du[1], dv_du[2]};
@@ -35,13 +37,13 @@ void interpolate_bilinear(const CellValues& c, double a, double b, double inv_du
     const Eigen::Vector3d t_raw(v[kTx], v[kTy], v[kTz]);
     const Eigen::Vector3d t_plane = t_raw - out.n * out.n.dot(t_raw);
     const double t_len = t_plane.norm();
-    out.t = t_len > 1e-12 ? Eigen::Vector3d(t_plane / t_len) : Eigen::Vector3d(c[0][kTx], c[0][kTy], c[0][kTz]);
+    out.t = t_len > 1e-12 ? Eigen::Vector3d(t_plane * (1 / t_len)) : Eigen::Vector3d(c[0][kTx], c[0][kTy], c[0][kTz]);
     out.b = out.n.cross(out.t);
   }
   if (mode == Interpolation::curved) {
-    const Eigen::Vector3d nu(dv_du[3], dv_du[4], dv_du[5]), nv(dv_dv[3], dv_dv[4], dv_dv[5]);
-    const double du = 1 / inv_du, dv = 1 / inv_dv;
-    const double su = 0.5 * du * du * nu.dot(out.dp_du), sv = 0.5 * dv * dv * nv.dot(out.dp_dv);
+    // du^2 (n_u . p_u) / 2 from the differences across the cell: no division.
+    const double su = 0.5 * (e_u[3] * e_u[0] + e_u[4] * e_u[1] + e_u[5] * e_u[2]);
+    const double sv = 0.5 * (e_v[3] * e_v[0] + e_v[4] * e_v[1] + e_v[5] * e_v[2]);
     const double lift = a * (1 - a) * su + b * (1 - b) * sv;
     out.p += lift * out.n;
     out.dp_du += (1 - 2 * a) * inv_du * su * out.n + lift * out.dn_du;

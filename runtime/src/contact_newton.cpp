@@ -28,7 +28,7 @@ struct FreeformContact::Local {
 
 namespace {
 
-// Surface i in surface j's frame: x_j = offset + rotation * x_i, metres.
+// A frame placed in another: x_outer = offset + rotation * x_inner, metres.
 struct Placement {
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
   Eigen::Vector3d offset = Eigen::Vector3d::Zero();

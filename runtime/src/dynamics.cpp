@@ -43,8 +43,11 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   rhs_.resize(m);
   lambda_.resize(m);
   schur_.resize(m, m);
-  llt_ = Eigen::LLT<Eigen::MatrixXd>(m);
-  ldlt_ = Eigen::LDLT<Eigen::MatrixXd>(m);
+  // Factorising once sizes the decompositions' storage (no allocation per call) and sets their
+  // status: Eigen leaves it uninitialised until then, and copying it would read it (UBSan).
+  const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(m, m);
+  llt_.compute(identity);
+  ldlt_.compute(identity);
 }
 
 void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFunction& loads) {

@@ -113,16 +113,18 @@ std::uint64_t Database::first_damaged_record() const {
   return 0;
 }
 
-void Database::release(std::uint64_t number) const {
+void Database::release(std::uint64_t number, std::uint64_t count) const {
   // A read fault maps the other cached pages of its 64 KiB-aligned block as well (the kernel's
   // fault-around, fault_around_bytes), so reading a record can map pages of its neighbours in the
-  // file. Releasing every block the record overlaps takes those along; a neighbour still in use
+  // file. Releasing every block the records overlap takes those along; a neighbour still in use
   // simply reads its pages back from the page cache: the mapping is read-only and file-backed.
   static const std::uint64_t block = std::max<std::uint64_t>(static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)), 65536);
+  if (count == 0) return;
   const RecordLayout& l = impl_->header.layout;
   const auto base = reinterpret_cast<std::uintptr_t>(impl_->bytes.data());  // page-aligned
   const std::uint64_t begin = l.record_offset(number) / block * block;
-  const std::uint64_t end = std::min(l.file_bytes, (l.record_offset(number) + l.record_bytes + block - 1) / block * block);
+  const std::uint64_t last_end = l.record_offset(number + count - 1) + l.record_bytes;
+  const std::uint64_t end = std::min(l.file_bytes, (last_end + block - 1) / block * block);
   if (end > begin)
     ::madvise(reinterpret_cast<void*>(base + begin), end - begin, MADV_DONTNEED);
 }

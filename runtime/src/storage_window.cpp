@@ -50,8 +50,9 @@ StorageWindow::~StorageWindow() = default;
 StorageWindow::StorageWindow(StorageWindow&&) noexcept = default;
 StorageWindow& StorageWindow::operator=(StorageWindow&&) noexcept = default;
 
-bool StorageWindow::follow(RecordIndex contact) {
+bool StorageWindow::follow_to(RecordIndex contact) {
   const RecordLayout& l = db_->layout();
+  last_contact_ = contact;
   if (placed_ && contains(contact)) {
     const bool border = contact.ti == origin_.ti || contact.ti == origin_.ti + size_.u_records - 1 ||
                         contact.tj == origin_.tj || contact.tj == origin_.tj + size_.v_records - 1;
@@ -90,32 +91,41 @@ void StorageWindow::place(RecordIndex new_origin) {
   const bool direct = residency_ == Residency::direct_mapping;
   const RecordIndex old_origin = origin_;
   const bool had = placed_;
+  placed_ = false;  // until every record is in: a damaged record leaves the window unplaced
   origin_ = new_origin;
-  placed_ = true;
   for (std::uint32_t a = 0; a < size_.u_records; ++a) {
     for (std::uint32_t b = 0; b < size_.v_records; ++b) {
       const RecordIndex r{new_origin.ti + a, new_origin.tj + b};
-      const std::size_t slot = std::size_t{a} * size_.v_records + b;
       const std::uint64_t number = l.record_number(r);
+      const bool kept = had && r.ti - old_origin.ti < size_.u_records && r.tj - old_origin.tj < size_.v_records;
       const std::uint8_t* source = db_->record(number);
       if (direct) {
-        const bool kept = had && r.ti - old_origin.ti < size_.u_records && r.tj - old_origin.tj < size_.v_records;
-        stats_.records_read += !kept;
-        slots_[slot] = source;
+        slots_[std::size_t{a} * size_.v_records + b] = source;
       } else {
-        std::uint8_t* copy = buffer_.get() + slot * l.record_bytes;
-        std::memcpy(copy, source, l.record_bytes);
-        db_->release(number);  // the copy is what stays resident, not the mapped pages
-        ++stats_.records_read;
-        slots_[slot] = copy;
+        // A record keeps its place in the buffer while it stays in the window (the buffer is a
+        // torus over record indices), so a move copies only the records that enter.
+        std::uint8_t* home = buffer_.get() + ((r.ti % size_.u_records) * size_.v_records + r.tj % size_.v_records) * l.record_bytes;
+        if (!kept) {
+          std::memcpy(home, source, l.record_bytes);
+          db_->release(number);  // the copy is what stays resident, not the mapped pages
+        }
+        slots_[std::size_t{a} * size_.v_records + b] = home;
       }
+      stats_.records_read += !kept;
     }
   }
-  if (direct && had) {  // pages of records that left the window go
+  placed_ = true;
+  if (direct && had) {  // pages of records that left the window go, a run of a record row at a time
     for (std::uint32_t a = 0; a < size_.u_records; ++a) {
-      for (std::uint32_t b = 0; b < size_.v_records; ++b) {
+      std::uint32_t run = 0;  // records leaving, consecutive in the row and in the file
+      for (std::uint32_t b = 0; b <= size_.v_records; ++b) {
         const RecordIndex r{old_origin.ti + a, old_origin.tj + b};
-        if (!contains(r)) db_->release(l.record_number(r));
+        if (b < size_.v_records && !contains(r)) {
+          ++run;
+        } else if (run > 0) {
+          db_->release(l.record_number({r.ti, r.tj - run}), run);
+          run = 0;
+        }
       }
     }
   }

@@ -22,22 +22,23 @@ struct AxisHit {
   bool outside;
 };
 
-AxisHit locate(double x, double lo, double hi, double inv_step, std::uint64_t nodes, double period) {
+template <class Axis>
+AxisHit locate(double x, const Axis& axis) {
   bool outside = false;
-  if (!(x >= lo && x <= hi)) {  // the common case skips all of this, NaN does not
+  if (!(x >= axis.lo && x <= axis.hi)) [[unlikely]] {  // the common case skips all of this, NaN does not
     if (!std::isfinite(x)) {
-      x = lo;
+      x = axis.lo;
       outside = true;
-    } else if (period > 0) {
-      x = lo + std::fmod(x - lo, period);
-      if (x < lo) x += period;
-      if (x > hi) x = hi;  // fmod rounding at the seam
+    } else if (axis.period > 0) {
+      x = axis.lo + std::fmod(x - axis.lo, axis.period);
+      if (x < axis.lo) x += axis.period;
+      if (x > axis.hi) x = axis.hi;  // fmod rounding at the seam
     } else {
-      x = x < lo ? lo : hi;
+      x = x < axis.lo ? axis.lo : axis.hi;
       outside = true;
     }
   }
-  const double f = (x - lo) * inv_step;
+  const double f = (x - axis.lo) * axis.inv_step;
   std::uint64_t cell = static_cast<std::uint64_t>(f);
   double local = f - static_cast<double>(cell);
   // On a grid line (to rounding): exactly the stored node. The last cell takes the upper edge.
@@ -47,9 +48,9 @@ AxisHit locate(double x, double lo, double hi, double inv_step, std::uint64_t no
   } else if (local < 1e-9) {
     local = 0;
   }
-  if (cell > nodes - 2) {
-    local += static_cast<double>(cell - (nodes - 2));
-    cell = nodes - 2;
+  if (cell > axis.nodes - 2) {
+    local += static_cast<double>(cell - (axis.nodes - 2));
+    cell = axis.nodes - 2;
     if (local > 1) local = 1;
   }
   return {cell, local, x, outside};
@@ -74,9 +75,10 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
   const RecordLayout& l = h.layout;
   standard_layout_ = h.scalar == ScalarType::f64 &&
                      std::equal(h.columns.begin(), h.columns.end(), kColumnsV1.begin(), kColumnsV1.end());
-  inv_du_ = 1 / h.du;
-  inv_dv_ = 1 / h.dv;
+  u_axis_ = {h.u0, h.u1, 1 / h.du, h.u_period, l.u_points};
+  v_axis_ = {h.v0, h.v1, 1 / h.dv, h.v_period, l.v_points};
   node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
+  v_record_points_ = l.v_record_points;
   u_lines_ = db_->u_lines();
   v_lines_ = db_->v_lines();
 }
@@ -94,43 +96,35 @@ void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
   }
 }
 
+void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
+  const auto address = [&](std::uint64_t i, std::uint64_t j) {
+    return window_.record({u_lines_[i].tile, v_lines_[j].tile}) +
+           (std::uint64_t{u_lines_[i].local} * v_record_points_ + v_lines_[j].local) * node_bytes_;
+  };
+  cell_i_ = ~std::uint64_t{0};  // no stale cache if a damaged record throws below
+  gather(address(i0, j0), cell_.corners[0]);
+  gather(address(i0 + 1, j0), cell_.corners[1]);
+  gather(address(i0, j0 + 1), cell_.corners[2]);
+  gather(address(i0 + 1, j0 + 1), cell_.corners[3]);
+  window_.release_outside_reads();  // the corners are copied: pages outside the window can go
+  make_bilinear_cell(cell_);
+  cell_i_ = i0;
+  cell_j_ = j0;
+}
+
 SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
-  const Header& h = db_->header();
-  const RecordLayout& l = h.layout;
-  const AxisHit hu = locate(u, h.u0, h.u1, inv_du_, l.u_points, h.u_period);
-  const AxisHit hv = locate(v, h.v0, h.v1, inv_dv_, l.v_points, h.v_period);
-  const std::uint64_t i0 = hu.cell, i1 = hu.cell + 1, j0 = hv.cell, j1 = hv.cell + 1;
-  if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_lines_[i0].tile, v_lines_[j0].tile});
-  if (i0 != cell_i_ || j0 != cell_j_) {  // same cell: same corners, already gathered
-    const auto address = [&](std::uint64_t i, std::uint64_t j) {
-      return window_.record({u_lines_[i].tile, v_lines_[j].tile}) +
-             (std::uint64_t{u_lines_[i].local} * l.v_record_points + v_lines_[j].local) * node_bytes_;
-    };
-    cell_i_ = ~std::uint64_t{0};  // no stale cache if a damaged record throws below
-    gather(address(i0, j0), cell_[0]);
-    gather(address(i1, j0), cell_[1]);
-    gather(address(i0, j1), cell_[2]);
-    gather(address(i1, j1), cell_[3]);
-    cell_i_ = i0;
-    cell_j_ = j0;
-    window_.release_outside_reads();  // the corners are copied: pages outside the window can go
-  }
-  const CellValues& cell = cell_;
+  const AxisHit hu = locate(u, u_axis_);
+  const AxisHit hv = locate(v, v_axis_);
+  if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_lines_[hu.cell].tile, v_lines_[hv.cell].tile});
+  if (hu.cell != cell_i_ || hv.cell != cell_j_) load_cell(hu.cell, hv.cell);  // else: same corners
 
   SurfacePoint out;
   out.u = hu.param;
   out.v = hv.param;
-  interpolate_bilinear(cell, hu.local, hv.local, inv_du_, inv_dv_, interpolation_, out);
-  std::uint32_t all = ~0u, any = 0;
-  for (const auto& corner : cell) {
-    const auto flags = static_cast<std::uint32_t>(corner[kFlags]);
-    all &= flags;
-    any |= flags;
-  }
-  out.degenerate = any & point_flags::degenerate;
-  out.status = (hu.outside || hv.outside) ? QueryStatus::outside_domain
-               : (all & point_flags::valid) ? QueryStatus::valid
-                                            : QueryStatus::invalid_cell;
+  interpolate_bilinear(cell_, hu.local, hv.local, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
+  out.status = (hu.outside || hv.outside)                 ? QueryStatus::outside_domain
+               : (cell_.flags_all & point_flags::valid) ? QueryStatus::valid
+                                                         : QueryStatus::invalid_cell;
   return out;
 }
 

@@ -40,8 +40,10 @@ class Database {
   /// Number of the first damaged data record after checking all of them, 0 when all are intact.
   std::uint64_t first_damaged_record() const;
 
-  /// Tells the kernel the pages of a record are not needed now, so they leave resident memory.
-  void release(std::uint64_t number) const;
+  /// Tells the kernel the pages of records number .. number + count - 1 (consecutive in the
+  /// file) are not needed now, so they leave resident memory. One call per run of records: each
+  /// call costs a TLB flush.
+  void release(std::uint64_t number, std::uint64_t count = 1) const;
 
   /// The whole mapped file.
   std::span<const std::uint8_t> bytes() const;

@@ -45,7 +45,10 @@ class StorageWindow {
   /// when that record is inside and not on its border; otherwise centre the window on it and read
   /// the new records. A border that is also the surface's border does not move the window.
   /// Returns true when the window moved.
-  bool follow(RecordIndex contact);
+  bool follow(RecordIndex contact) {
+    if (placed_ && contact == last_contact_) return false;  // idempotent until the window moves
+    return follow_to(contact);
+  }
 
   /// The record's bytes: from the window when inside it, else straight from the database. Pages
   /// read outside the window stay resident until release_outside_reads().
@@ -69,6 +72,7 @@ class StorageWindow {
   }
 
  private:
+  bool follow_to(RecordIndex contact);
   void place(RecordIndex new_origin);
   const std::uint8_t* outside_record(RecordIndex r);
   void release_pending();
@@ -77,6 +81,7 @@ class StorageWindow {
   WindowSize size_;
   Residency residency_;
   RecordIndex origin_{};
+  RecordIndex last_contact_{~std::uint64_t{0}, ~std::uint64_t{0}};  // follow()'s last argument
   bool placed_ = false;
   std::vector<const std::uint8_t*> slots_;  // u-major pointers to the window's records
   struct FreeBuffer {

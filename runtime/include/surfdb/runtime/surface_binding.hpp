@@ -37,7 +37,13 @@ class SurfaceBinding {
   const StorageWindow& window() const { return window_; }
 
  private:
+  /// One parameter direction of the grid, copied from the header so queries touch one object.
+  struct Axis {
+    double lo = 0, hi = 0, inv_step = 0, period = 0;  // period 0: not periodic
+    std::uint64_t nodes = 0;
+  };
   void gather(const std::uint8_t* node, double* values) const;
+  void load_cell(std::uint64_t i, std::uint64_t j);
 
   std::shared_ptr<const Database> db_;
   StorageWindow window_;
@@ -45,11 +51,11 @@ class SurfaceBinding {
   std::array<int, 12> columns_{};
   Interpolation interpolation_;
   bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
+  Axis u_axis_, v_axis_;
   std::span<const GridLine> u_lines_, v_lines_;  // the database's
-  double inv_du_ = 0, inv_dv_ = 0;
-  std::uint64_t node_bytes_ = 0;
-  // The last cell's corner values: a smooth path stays in one cell for several queries.
-  CellValues cell_{};
+  std::uint64_t node_bytes_ = 0, v_record_points_ = 0;
+  // The last cell's coefficients: a smooth path stays in one cell for several queries.
+  BilinearCell cell_{};
   std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
 };
 

@@ -51,6 +51,7 @@ FreeformContact::FreeformContact(std::shared_ptr<const Database> surface_i, Surf
       options_(options) {}
 
 void FreeformContact::set_guess(double u_i, double v_i, double u_j, double v_j) {
+  have_inverse_ = false;  // the last Jacobian belongs to another place
   q_[0] = u_i;
   q_[1] = v_i;
   q_[2] = u_j;
@@ -127,7 +128,12 @@ void FreeformContact::global_search(const Pose& pose_i, const Pose& pose_j) {
 ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& body_j) {
   const Header& hi = side_i_.binding.database().header();
   const Header& hj = side_j_.binding.database().header();
-  const double cell[4] = {hi.du, hi.dv, hj.du, hj.dv};
+  const double per_cell[4] = {1 / hi.du, 1 / hi.dv, 1 / hj.du, 1 / hj.dv};
+  const auto cells = [&](const Eigen::Vector4d& step) {  // the largest component, in cells
+    double largest = 0;
+    for (int k = 0; k < 4; ++k) largest = std::max(largest, std::abs(step[k]) * per_cell[k]);
+    return largest;
+  };
   ContactResult r;
   const Placement frame_i = surface_in_world(body_i.pose, side_i_.mount);
   const Placement frame_j = surface_in_world(body_j.pose, side_j_.mount);
@@ -157,6 +163,15 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     const Eigen::Vector3d d = wi.p - wj.p;
     const double dn_j = d.dot(wj.n);
     const Eigen::Vector4d F(wi.t.dot(wj.n), wi.b.dot(wj.n), d.dot(wj.t), d.dot(wj.b));
+    // Converged already? The last Jacobian (this solve's previous iterate, or the last solve's
+    // answer) estimates Newton's step to first order in the distance moved since: near the
+    // answer, where this test decides, that is all the accuracy a threshold needs, and it spares
+    // assembling and inverting the Jacobian once per solve.
+    if (have_inverse_ && cells(J_inverse_ * F) < options_.tolerance_cells) {
+      r.iterations = it;
+      finished = true;
+      break;
+    }
     // Derivatives of t_i and b_i through n_i.t_i = 0: n_j . dt_i/du = t_i . dn_i/du where n_j = -n_i
     // (at the solution); likewise d . dt_j/du = -(d . n_j)(t_j . dn_j/du) where d is along n_j.
     Eigen::Matrix4d J;
@@ -166,25 +181,26 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
         -wj.p_u.dot(wj.t) - dn_j * wj.t.dot(wj.n_u), -wj.p_v.dot(wj.t) - dn_j * wj.t.dot(wj.n_v),
         wi.p_u.dot(wj.b), wi.p_v.dot(wj.b),
         -wj.p_u.dot(wj.b) - dn_j * wj.b.dot(wj.n_u), -wj.p_v.dot(wj.b) - dn_j * wj.b.dot(wj.n_v);
-    const Eigen::Vector4d step = -(J.inverse() * F);  // Eigen's closed-form 4 x 4 inverse: no pivoting loops
+    J_inverse_ = J.inverse();  // Eigen's closed-form 4 x 4 inverse: no pivoting loops
+    const Eigen::Vector4d step = -(J_inverse_ * F);
     r.iterations = it;
     if (!step.allFinite()) {
+      have_inverse_ = false;
       r.status = ContactStatus::singular;
       return r;
     }
-    double shrink = 1, largest = 0;
-    for (int k = 0; k < 4; ++k) {
-      shrink = std::max(shrink, std::abs(step[k]) / (options_.max_step_cells * cell[k]));
-      largest = std::max(largest, std::abs(step[k]) / cell[k]);
-    }
+    have_inverse_ = true;
+    const double largest = cells(step);
     // Newton's next step estimates the error of this iterate: below tolerance, this is the answer.
     if (largest < options_.tolerance_cells) {
       finished = true;
       break;
     }
+    const double shrink = std::max(1.0, largest / options_.max_step_cells);
     for (int k = 0; k < 4; ++k) q_[k] += step[k] / shrink;
   }
   if (!finished) {
+    have_inverse_ = false;
     r.status = ContactStatus::no_convergence;
     return r;
   }

@@ -113,6 +113,11 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
 }
 
 SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
+  if (u == last_u_ && v == last_v_) {  // the cell is still the last one
+    if (policy == WindowPolicy::follow) window_.follow({u_lines_[cell_i_].tile, v_lines_[cell_j_].tile});
+    return last_;
+  }
+  last_u_ = std::numeric_limits<double>::quiet_NaN();  // until this query succeeds
   const AxisHit hu = locate(u, u_axis_);
   const AxisHit hv = locate(v, v_axis_);
   if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_lines_[hu.cell].tile, v_lines_[hv.cell].tile});
@@ -125,6 +130,9 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   out.status = (hu.outside || hv.outside)                 ? QueryStatus::outside_domain
                : (cell_.flags_all & point_flags::valid) ? QueryStatus::valid
                                                          : QueryStatus::invalid_cell;
+  last_ = out;
+  last_u_ = u;
+  last_v_ = v;
   return out;
 }
 

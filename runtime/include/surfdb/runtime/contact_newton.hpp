@@ -65,6 +65,8 @@ class FreeformContact {
   ContactOptions options_;
   double q_[4] = {0, 0, 0, 0};  // u_i, v_i, u_j, v_j: the warm start
   bool have_guess_ = false;
+  Eigen::Matrix4d J_inverse_;  // the last Newton Jacobian's inverse, near q_ when have_inverse_
+  bool have_inverse_ = false;
   std::uint64_t global_searches_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <span>
 
@@ -29,7 +30,8 @@ class SurfaceBinding {
   /// Point and frame at (u,v). On a grid line or at exactly u1/v1 the point is inside (the last
   /// cell takes the upper edge); periodic directions wrap; beyond a non-periodic bound the answer
   /// is at the nearest boundary point with status outside_domain. Never throws for any (u,v),
-  /// NaN included; throws FormatError only if a record it must read is damaged.
+  /// NaN included; throws FormatError only if a record it must read is damaged. The same (u,v)
+  /// twice in a row gives the same answer without interpolating again.
   SurfacePoint query(double u, double v, WindowPolicy policy = WindowPolicy::follow);
 
   const Database& database() const { return *db_; }
@@ -57,6 +59,10 @@ class SurfaceBinding {
   // The last cell's coefficients: a smooth path stays in one cell for several queries.
   BilinearCell cell_{};
   std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
+  // The last answer and where it was asked: a Newton solver starts each solve where the last one
+  // ended. NaN until a query has succeeded.
+  SurfacePoint last_{};
+  double last_u_ = std::numeric_limits<double>::quiet_NaN(), last_v_ = last_u_;
 };
 
 }  // namespace surfdb

@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "../support/cup_and_ball_demo.hpp"
-#include "surfdb/runtime/integrator_rk4.hpp"
+#include "surfdb/runtime/integrator_ab4.hpp"
 
 using namespace surfdb;
 using namespace surfdb::test;
@@ -28,7 +28,7 @@ Run simulate(bool tables, NormalLaw law, double end = 0.1) {
   Simulation sim(model, std::move(pairs));
   std::vector<double> y = cup_and_ball_initial_state();
   y.resize(sim.size(), 0.0);
-  Rk4 rk4(sim.size());
+  AdamsBashforth4 ab4(sim.size());  // the demonstration's fixed-step method
   Run run;
   sim.accept(0, y.data());
   run.energy0 = sim.mechanical_energy(y.data());
@@ -36,7 +36,7 @@ Run simulate(bool tables, NormalLaw law, double end = 0.1) {
   const int steps = static_cast<int>(std::lround(end / h));
   bool touching = false;
   for (int k = 1; k <= steps; ++k) {
-    rk4.step(sim, (k - 1) * h, h, y.data());
+    ab4.step(sim, (k - 1) * h, h, y.data());
     sim.accept(k * h, y.data());
     const ContactResult& c = sim.pairs()[0].last;
     if (c.in_contact() && !touching) run.peaks.push_back(0);

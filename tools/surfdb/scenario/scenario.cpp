@@ -167,10 +167,11 @@ Scenario load_scenario(const std::filesystem::path& path) {
                 "output_interval", "gravity"}, "simulation");
   s.end_time = r.positive(*sim, "end_time", "simulation");
   const std::string integrator = r.text(*sim, "integrator", "simulation", std::string("adams"));
-  if (integrator == "rk4") s.integrator = IntegratorKind::rk4;
+  if (integrator == "ab4") s.integrator = IntegratorKind::ab4;
+  else if (integrator == "rk4") s.integrator = IntegratorKind::rk4;
   else if (integrator == "adams") s.integrator = IntegratorKind::adams;
   else if (integrator == "bdf") s.integrator = IntegratorKind::bdf;
-  else r.fail(*sim->get("integrator"), "simulation.integrator", "must be rk4, adams or bdf");
+  else r.fail(*sim->get("integrator"), "simulation.integrator", "must be ab4, rk4, adams or bdf");
   s.step = r.positive(*sim, "step", "simulation", 1e-6);
   s.cvode.method = s.integrator == IntegratorKind::bdf ? CvodeMethod::bdf : CvodeMethod::adams;
   s.cvode.relative_tolerance = r.positive(*sim, "relative_tolerance", "simulation", 1e-9);

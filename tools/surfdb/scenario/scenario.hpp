@@ -19,7 +19,7 @@ class ScenarioError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class IntegratorKind { rk4, adams, bdf };
+enum class IntegratorKind { ab4, rk4, adams, bdf };  // fixed step: ab4, rk4; CVODE: adams, bdf
 
 struct ScenarioContact {
   std::string surface_i, surface_j;  // names, for outputs
@@ -31,7 +31,7 @@ struct Scenario {
   std::vector<ContactPair> pairs;
   std::vector<ScenarioContact> contact_surfaces;  // parallel to pairs
   IntegratorKind integrator = IntegratorKind::adams;
-  double step = 1e-6;  // s, rk4
+  double step = 1e-6;  // s, ab4 and rk4
   CvodeOptions cvode;
   double end_time = 0.1;         // s
   double output_interval = 1e-4;  // s

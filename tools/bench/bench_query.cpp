@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
   SurfaceBinding whole(db, {37, 37}, Residency::direct_mapping);
   compare("random (u,v), whole table mapped", random, whole, WindowPolicy::follow);
   SurfaceBinding small(db, {5, 5}, Residency::window_copy);
-  small.query(window[0].u, window[0].v);
-  small.window().follow({18, 18});
+  small.window().follow({18, 18});  // records 16..20 x 16..20: every query of the sequence inside
+  small.query(window[0].u, window[0].v, WindowPolicy::hold);
   compare("random (u,v) inside a 5 x 5-record window", window, small, WindowPolicy::hold);
   SurfaceBinding tracking(db, {5, 5}, Residency::direct_mapping);
   compare("smooth path, 0.1 cell per query", path, tracking, WindowPolicy::follow);

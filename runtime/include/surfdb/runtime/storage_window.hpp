@@ -14,7 +14,7 @@ namespace surfdb {
 /// How a window holds its records, for comparing the strategies.
 enum class Residency : std::uint8_t {
   full_load,       // every data record copied into memory once; the window never moves
-  window_copy,     // the window's records copied into a compact buffer at each update
+  window_copy,     // the window's records copied into a compact buffer; a move copies the entering ones
   direct_mapping,  // the window's records read in place from the mapping; pages leaving it released
 };
 

@@ -153,7 +153,7 @@ void run(const SimulateArgs& a) {
   if (s.integrator == IntegratorKind::ab4) {
     AdamsBashforth4 ab4(sim.size());
     const long count = fixed_steps(ab4);
-    evaluations = count + 4 * std::min(count, 3L);  // one per step; RK4's four in the first three
+    evaluations = count + 3 * std::min(count, 3L);  // one per step; RK4's three more in the first three
   } else if (s.integrator == IntegratorKind::rk4) {
     Rk4 rk4(sim.size());
     evaluations = 4 * fixed_steps(rk4);

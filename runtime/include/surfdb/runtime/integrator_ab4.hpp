@@ -25,12 +25,13 @@ class AdamsBashforth4 {
   /// with one h; restart() begins another.
   void step(OdeSystem& system, double t, double h, double* y) {
     const std::size_t n = history_[0].size();
-    std::vector<double>& f0 = history_[newest(0)];
-    system.derivative(t, y, f0.data());  // f at y_n, the one derivative of this step
+    std::vector<double>& f0 = history_[newest(0)];  // f at y_n
     if (filled_ < 3) {
       rk4_.step(system, t, h, y);
+      f0 = rk4_.start_slope();
       ++filled_;
     } else {
+      system.derivative(t, y, f0.data());  // the one derivative of this step
       const double* f1 = history_[newest(1)].data();
       const double* f2 = history_[newest(2)].data();
       const double* f3 = history_[newest(3)].data();

@@ -27,6 +27,9 @@ class Rk4 {
     system.normalise(y);
   }
 
+  /// The derivative at the start of the last step (k1).
+  const std::vector<double>& start_slope() const { return k1_; }
+
  private:
   std::vector<double> k1_, k2_, k3_, k4_, tmp_;
 };

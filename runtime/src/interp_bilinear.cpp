@@ -39,26 +39,71 @@ void make_bilinear_cell(BilinearCell& cell) {
   }
 }
 
+namespace {
+
+// One triple of values (point, normal or tangent) at (a, b), and its differences across the cell
+// there: across_u = f(1, b) - f(0, b), across_v = f(a, 1) - f(a, 0). Kept in registers: a
+// round trip through an array on the stack stalls on store forwarding.
+struct Triple {
+  Eigen::Vector3d value, across_u, across_v;
+};
+
+[[gnu::always_inline]] inline Triple evaluate(const BilinearCell& c, int first, double a, double b) {
+  using Coefficients = Eigen::Map<const Eigen::Vector3d>;
+  const Coefficients base(c.base + first), along_u(c.along_u + first), along_v(c.along_v + first),
+      twist(c.twist + first);
+  Triple t;
+  t.across_u = along_u + b * twist;
+  t.across_v = along_v + a * twist;
+  t.value = base + a * along_u + b * t.across_v;
+  if ((a == 1) | (b == 1)) [[unlikely]] {  // the last cell's upper edge: its nodes exactly as stored
+    const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
+    const auto corner = [&](int k) { return Coefficients(c.corners[k] + first); };
+    t.value = w00 * corner(0) + w10 * corner(1) + w01 * corner(2) + w11 * corner(3);
+  }
+  return t;
+}
+
+double evaluate_scalar(const BilinearCell& c, int k, double a, double b) {
+  if (a == 1 || b == 1) [[unlikely]] {
+    const CellValues& n = c.corners;
+    return (1 - a) * (1 - b) * n[0][k] + a * (1 - b) * n[1][k] + (1 - a) * b * n[2][k] + a * b * n[3][k];
+  }
+  return c.base[k] + a * c.along_u[k] + b * (c.along_v[k] + a * c.twist[k]);
+}
+
+// d(n/|n|) = (I - n n^T) dn / |n|, for the unit normal n and the derivative dn of the raw one.
+Eigen::Vector3d unit_derivative(const Eigen::Vector3d& n, const Eigen::Vector3d& dn, double inv_norm) {
+  return (dn - n * n.dot(dn)) * inv_norm;
+}
+
+// The `curved` lift along the unit normal n with derivatives dn_du, dn_dv, added to p and its
+// derivatives (see the header). Out of line: the common bilinear mode keeps fewer values live.
+[[gnu::noinline]] void add_curved_lift(const BilinearCell& c, double a, double b, double inv_du, double inv_dv,
+                                       const Eigen::Vector3d& n, const Eigen::Vector3d& dn_du,
+                                       const Eigen::Vector3d& dn_dv, Eigen::Vector3d& p, Eigen::Vector3d& dp_du,
+                                       Eigen::Vector3d& dp_dv) {
+  const Triple pt = evaluate(c, kX, a, b), nt = evaluate(c, kNx, a, b);
+  // du^2 (n_u . p_u) / 2 from the differences across the cell: no division.
+  const auto half_dot = [](const Eigen::Vector3d& x, const Eigen::Vector3d& y) {
+    return 0.5 * (x[0] * y[0] + x[1] * y[1] + x[2] * y[2]);
+  };
+  const double su = half_dot(nt.across_u, pt.across_u), sv = half_dot(nt.across_v, pt.across_v);
+  const double lift = a * (1 - a) * su + b * (1 - b) * sv;
+  p += lift * n;
+  dp_du += (1 - 2 * a) * inv_du * su * n + lift * dn_du;
+  dp_dv += (1 - 2 * b) * inv_dv * sv * n + lift * dn_dv;
+}
+
+}  // namespace
+
 void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_du, double inv_dv,
                           Interpolation mode, SurfacePoint& out) {
-  // Differences across the cell at (a, b): e_u = f(1, b) - f(0, b), e_v = f(a, 1) - f(a, 0).
-  alignas(64) double v[kCornerValues], e_u[kCornerValues], e_v[kCornerValues];
-  for (int k = 0; k < kCornerValues; ++k) {
-    e_u[k] = c.along_u[k] + b * c.twist[k];
-    e_v[k] = c.along_v[k] + a * c.twist[k];
-    v[k] = c.base[k] + a * c.along_u[k] + b * e_v[k];
-  }
-  if (a == 1 || b == 1) [[unlikely]] {  // the last cell's upper edge: its nodes exactly as stored
-    const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
-    const CellValues& n = c.corners;
-    for (int k = 0; k < kCornerValues; ++k) v[k] = w00 * n[0][k] + w10 * n[1][k] + w01 * n[2][k] + w11 * n[3][k];
-  }
-  out.p = {v[kX], v[kY], v[kZ]};
-  out.dp_du = Eigen::Vector3d(e_u[kX], e_u[kY], e_u[kZ]) * inv_du;
-  out.dp_dv = Eigen::Vector3d(e_v[kX], e_v[kY], e_v[kZ]) * inv_dv;
-
-  const Eigen::Vector3d n_raw(v[kNx], v[kNy], v[kNz]);
-  const double n_squared = n_raw.squaredNorm();
+  const Triple p = evaluate(c, kX, a, b), n = evaluate(c, kNx, a, b);
+  out.p = p.value;
+  out.dp_du = p.across_u * inv_du;
+  out.dp_dv = p.across_v * inv_dv;
+  const double n_squared = n.value.squaredNorm();
   if (!(n_squared > 1e-24)) [[unlikely]] {  // opposite corner normals: cannot occur on a sampled smooth face
     out.n = {c.base[kNx], c.base[kNy], c.base[kNz]};
     out.t = {c.base[kTx], c.base[kTy], c.base[kTz]};
@@ -66,31 +111,39 @@ void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_
     out.dn_du = out.dn_dv = Eigen::Vector3d::Zero();
   } else {
     const double inv = inverse_norm_near_one(n_squared);
-    out.n = n_raw * inv;
-    // d(n/|n|) = (I - n n^T) dn / |n|
-    const Eigen::Vector3d dn_du = Eigen::Vector3d(e_u[kNx], e_u[kNy], e_u[kNz]) * inv_du;
-    const Eigen::Vector3d dn_dv = Eigen::Vector3d(e_v[kNx], e_v[kNy], e_v[kNz]) * inv_dv;
-    out.dn_du = (dn_du - out.n * out.n.dot(dn_du)) * inv;
-    out.dn_dv = (dn_dv - out.n * out.n.dot(dn_dv)) * inv;
-    const Eigen::Vector3d t_raw(v[kTx], v[kTy], v[kTz]);
+    out.n = n.value * inv;
+    out.dn_du = unit_derivative(out.n, n.across_u * inv_du, inv);
+    out.dn_dv = unit_derivative(out.n, n.across_v * inv_dv, inv);
+    const Eigen::Vector3d t_raw = evaluate(c, kTx, a, b).value;
     const Eigen::Vector3d t_plane = t_raw - out.n * out.n.dot(t_raw);
     const double t_squared = t_plane.squaredNorm();
     out.t = t_squared > 1e-24 ? Eigen::Vector3d(t_plane * inverse_norm_near_one(t_squared))
                               : Eigen::Vector3d(c.base[kTx], c.base[kTy], c.base[kTz]);
     out.b = out.n.cross(out.t);
   }
-  if (mode == Interpolation::curved) {
-    // du^2 (n_u . p_u) / 2 from the differences across the cell: no division.
-    const double su = 0.5 * (e_u[kNx] * e_u[kX] + e_u[kNy] * e_u[kY] + e_u[kNz] * e_u[kZ]);
-    const double sv = 0.5 * (e_v[kNx] * e_v[kX] + e_v[kNy] * e_v[kY] + e_v[kNz] * e_v[kZ]);
-    const double lift = a * (1 - a) * su + b * (1 - b) * sv;
-    out.p += lift * out.n;
-    out.dp_du += (1 - 2 * a) * inv_du * su * out.n + lift * out.dn_du;
-    out.dp_dv += (1 - 2 * b) * inv_dv * sv * out.n + lift * out.dn_dv;
-  }
-  out.k1 = v[kK1];
-  out.k2 = v[kK2];
+  if (mode == Interpolation::curved)
+    add_curved_lift(c, a, b, inv_du, inv_dv, out.n, out.dn_du, out.dn_dv, out.p, out.dp_du, out.dp_dv);
+  out.k1 = evaluate_scalar(c, kK1, a, b);
+  out.k2 = evaluate_scalar(c, kK2, a, b);
   out.degenerate = c.flags_any & point_flags::degenerate;
+}
+
+void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_du, double inv_dv,
+                          Interpolation mode, SurfaceD1& out) {
+  const Triple p = evaluate(c, kX, a, b), n = evaluate(c, kNx, a, b);
+  out.p = p.value;
+  out.dp_du = p.across_u * inv_du;
+  out.dp_dv = p.across_v * inv_dv;
+  const double n_squared = n.value.squaredNorm();
+  if (!(n_squared > 1e-24)) [[unlikely]] {  // as above
+    out.n = {c.base[kNx], c.base[kNy], c.base[kNz]};
+    return;
+  }
+  const double inv = inverse_norm_near_one(n_squared);
+  out.n = n.value * inv;
+  if (mode == Interpolation::curved)
+    add_curved_lift(c, a, b, inv_du, inv_dv, out.n, unit_derivative(out.n, n.across_u * inv_du, inv),
+                    unit_derivative(out.n, n.across_v * inv_dv, inv), out.p, out.dp_du, out.dp_dv);
 }
 
 }  // namespace surfdb

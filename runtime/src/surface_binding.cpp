@@ -14,6 +14,8 @@ namespace {
 constexpr Column kRead[12] = {Column::x,  Column::y,  Column::z,  Column::nx, Column::ny, Column::nz,
                               Column::tx, Column::ty, Column::tz, Column::k1, Column::k2, Column::flags};
 
+constexpr double kSnap = 1e-9;  // a local coordinate this close to 0 or 1 is on the grid line
+
 // Where (u,v) falls along one axis: cell index and local coordinate in [0, 1].
 struct AxisHit {
   std::uint64_t cell;
@@ -42,10 +44,10 @@ AxisHit locate(double x, const Axis& axis) {
   std::uint64_t cell = static_cast<std::uint64_t>(f);
   double local = f - static_cast<double>(cell);
   // On a grid line (to rounding): exactly the stored node. The last cell takes the upper edge.
-  if (local > 1 - 1e-9) {
+  if (local > 1 - kSnap) {
     ++cell;
     local = 0;
-  } else if (local < 1e-9) {
+  } else if (local < kSnap) {
     local = 0;
   }
   if (cell > axis.nodes - 2) {
@@ -96,43 +98,112 @@ void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
   }
 }
 
-void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
-  const auto address = [&](std::uint64_t i, std::uint64_t j) {
-    return window_.record({u_lines_[i].tile, v_lines_[j].tile}) +
-           (std::uint64_t{u_lines_[i].local} * v_record_points_ + v_lines_[j].local) * node_bytes_;
-  };
-  cell_i_ = ~std::uint64_t{0};  // no stale cache if a damaged record throws below
-  gather(address(i0, j0), cell_.corners[0]);
-  gather(address(i0 + 1, j0), cell_.corners[1]);
-  gather(address(i0, j0 + 1), cell_.corners[2]);
-  gather(address(i0 + 1, j0 + 1), cell_.corners[3]);
-  window_.release_outside_reads();  // the corners are copied: pages outside the window can go
-  make_bilinear_cell(cell_);
-  cell_i_ = i0;
-  cell_j_ = j0;
+std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) const {
+  return (std::uint64_t{u_lines_[i].local} * v_record_points_ + v_lines_[j].local) * node_bytes_;
 }
 
-SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
-  if (u == last_u_ && v == last_v_) {  // the cell is still the last one
-    if (policy == WindowPolicy::follow) window_.follow({u_lines_[cell_i_].tile, v_lines_[cell_j_].tile});
-    return last_;
+void SurfaceBinding::prefetch_node(const std::uint8_t* node) const {
+  for (std::uint64_t at = 0; at < node_bytes_; at += 64) __builtin_prefetch(node + at);
+  __builtin_prefetch(node + node_bytes_ - 1);
+}
+
+void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
+  constexpr std::uint64_t none = ~std::uint64_t{0};  // also -1: unsigned differences wrap
+  const bool had_cell = cell_i_ != none;
+  const std::uint64_t di = had_cell ? i0 - cell_i_ : none, dj = had_cell ? j0 - cell_j_ : none;
+  cell_i_ = none;  // no stale cell if a damaged record throws below
+  cell_fu_ = cell_fv_ = std::numeric_limits<double>::quiet_NaN();
+  // Corner k is node (i0 + k % 2, j0 + k / 2). A path enters a neighbour of the last cell, which
+  // shares two corners with it: those move to their new places, the other two are read.
+  CellValues& c = cell_.corners;
+  const auto move = [&](int from, int to) { std::memcpy(c[to], c[from], sizeof c[0]); };
+  bool kept[4] = {false, false, false, false};
+  if (di == 0 && dj == 1) {
+    move(2, 0), move(3, 1), kept[0] = kept[1] = true;
+  } else if (di == 0 && dj == none) {
+    move(0, 2), move(1, 3), kept[2] = kept[3] = true;
+  } else if (dj == 0 && di == 1) {
+    move(1, 0), move(3, 2), kept[0] = kept[2] = true;
+  } else if (dj == 0 && di == none) {
+    move(0, 1), move(2, 3), kept[1] = kept[3] = true;
   }
-  last_u_ = std::numeric_limits<double>::quiet_NaN();  // until this query succeeds
+  const std::uint8_t* read[4] = {};
+  for (int k = 0; k < 4; ++k) {
+    if (kept[k]) continue;
+    const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
+    read[k] = window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
+    prefetch_node(read[k]);  // the misses in flight at once
+  }
+  for (int k = 0; k < 4; ++k)
+    if (!kept[k]) gather(read[k], c[k]);
+  window_.release_outside_reads();  // the corners are copied: pages outside the window can go
+  make_bilinear_cell(cell_);
+  // A path goes on into the next neighbour the same way: fetch the two corners it will read.
+  if ((di == 0) != (dj == 0) && di + 1 <= 2 && dj + 1 <= 2) prefetch_ahead(i0 + di, j0 + dj, di, dj);
+  cell_i_ = i0;
+  cell_j_ = j0;
+  cell_fu_ = static_cast<double>(i0);
+  cell_fv_ = static_cast<double>(j0);
+  cell_record_ = {u_lines_[i0].tile, v_lines_[j0].tile};
+  cell_status_ = cell_.flags_all & point_flags::valid ? QueryStatus::valid : QueryStatus::invalid_cell;
+}
+
+void SurfaceBinding::prefetch_ahead(std::uint64_t i, std::uint64_t j, std::uint64_t di, std::uint64_t dj) const {
+  if (i > u_axis_.nodes - 2 || j > v_axis_.nodes - 2) return;  // beyond the grid (unsigned: below 0 too)
+  // Moving along v the new corners are (i, j+1) and (i+1, j+1) (+v) or (i, j), (i+1, j) (-v).
+  const std::uint64_t i1 = di == 0 ? i : i + (di == 1), j1 = dj == 0 ? j : j + (dj == 1);
+  const std::uint64_t i2 = di == 0 ? i + 1 : i1, j2 = dj == 0 ? j + 1 : j1;
+  for (const auto& [a, b] : {std::pair{i1, j1}, std::pair{i2, j2}})
+    if (const std::uint8_t* record = window_.resident({u_lines_[a].tile, v_lines_[b].tile}))
+      prefetch_node(record + node_offset(a, b));
+}
+
+bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b) {
+  // Strictly inside the last cell, clear of its grid lines (where locate() snaps to them): the
+  // common case of a path or a Newton solve, decided by two subtractions. NaN fails the test.
+  a = (u - u_axis_.lo) * u_axis_.inv_step - cell_fu_;
+  b = (v - v_axis_.lo) * v_axis_.inv_step - cell_fv_;
+  if (!(a >= kSnap && a <= 1 - kSnap && b >= kSnap && b <= 1 - kSnap)) return false;
+  if (policy == WindowPolicy::follow) window_.follow(cell_record_);
+  return true;
+}
+
+SurfaceBinding::CellHit SurfaceBinding::enter_cell(double u, double v, WindowPolicy policy) {
   const AxisHit hu = locate(u, u_axis_);
   const AxisHit hv = locate(v, v_axis_);
   if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_lines_[hu.cell].tile, v_lines_[hv.cell].tile});
   if (hu.cell != cell_i_ || hv.cell != cell_j_) load_cell(hu.cell, hv.cell);  // else: same corners
+  const bool outside = hu.outside || hv.outside;
+  return {hu.local, hv.local, hu.param, hv.param, outside ? QueryStatus::outside_domain : cell_status_};
+}
 
-  SurfacePoint out;
-  out.u = hu.param;
-  out.v = hv.param;
-  interpolate_bilinear(cell_, hu.local, hv.local, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
-  out.status = (hu.outside || hv.outside)                 ? QueryStatus::outside_domain
-               : (cell_.flags_all & point_flags::valid) ? QueryStatus::valid
-                                                         : QueryStatus::invalid_cell;
-  last_ = out;
+SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
+  if (u == last_u_ && v == last_v_) {  // the cell is still the last one
+    if (policy == WindowPolicy::follow) window_.follow(cell_record_);
+    return last_;
+  }
+  last_u_ = std::numeric_limits<double>::quiet_NaN();  // until this query succeeds
+  SurfacePoint& out = last_;
+  CellHit hit{0, 0, u, v, cell_status_};
+  if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell(u, v, policy);
+  out.u = hit.u;
+  out.v = hit.v;
+  interpolate_bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
+  out.status = hit.status;
   last_u_ = u;
   last_v_ = v;
+  return out;
+}
+
+SurfaceD1 SurfaceBinding::query_d1(double u, double v, WindowPolicy policy) {
+  last_u_ = std::numeric_limits<double>::quiet_NaN();  // the memo is of full answers in the current cell
+  CellHit hit{0, 0, u, v, cell_status_};
+  if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell(u, v, policy);
+  SurfaceD1 out;
+  out.u = hit.u;
+  out.v = hit.v;
+  interpolate_bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
+  out.status = hit.status;
   return out;
 }
 

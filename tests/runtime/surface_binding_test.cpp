@@ -4,10 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
 #include <thread>
+#include <vector>
 
 #include "../support/node_values.hpp"
 #include "../support/octant_fixture.hpp"
@@ -136,4 +138,78 @@ TEST_CASE("curved interpolation removes the chord error on the octant") {
   const double u = 0.4123, v = 0.9876, e = 1e-7;
   const SurfacePoint s = binding.query(u, v), su = binding.query(u + e, v);
   CHECK(((su.p - s.p) / e - s.dp_du).norm() < 1e-5 * s.dp_du.norm());
+}
+
+namespace {
+// Every field of two answers, compared bit for bit.
+bool same(const SurfacePoint& a, const SurfacePoint& b) {
+  return a.status == b.status && a.u == b.u && a.v == b.v && a.p == b.p && a.n == b.n && a.t == b.t &&
+         a.b == b.b && a.dp_du == b.dp_du && a.dp_dv == b.dp_dv && a.dn_du == b.dn_du && a.dn_dv == b.dn_dv &&
+         a.k1 == b.k1 && a.k2 == b.k2 && a.degenerate == b.degenerate;
+}
+
+// (u,v) pairs that exercise every way of reaching a cell: small steps inside one cell and into its
+// neighbours (both ways along both axes), diagonal steps, grid lines, the upper edge, jumps.
+std::vector<std::pair<double, double>> mixed_sequence(double h, double top) {
+  std::vector<std::pair<double, double>> uv;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0, 1);
+  double u = 0.3, v = 0.7;
+  for (int k = 0; k < 20000; ++k) {
+    const double r = unit(rng);
+    if (r < 0.6) {  // a short step, often across a cell edge
+      u += (unit(rng) - 0.5) * 0.8 * h;
+      v += (unit(rng) - 0.5) * 0.8 * h;
+    } else if (r < 0.7) {  // onto a grid line
+      u = std::round(u / h) * h;
+    } else if (r < 0.75) {
+      v = top;  // the upper edge
+    } else if (r < 0.8) {  // a jump
+      u = unit(rng) * top;
+      v = unit(rng) * top;
+    }
+    u = std::clamp(u, 0.0, top);
+    v = std::clamp(v, 0.0, top);
+    uv.emplace_back(u, v);
+  }
+  return uv;
+}
+}  // namespace
+
+TEST_CASE("an answer does not depend on the queries before it") {
+  // A binding keeps its last cell, moves shared corners into a neighbour and answers a repeated
+  // (u,v) from memory: none of that may change a value. Each answer of a long mixed sequence is
+  // compared with that of a binding that has just answered a query far away.
+  const auto db = paper_octant();
+  const double h = db->header().du, top = db->header().u1;
+  SurfaceBinding walking(db, {5, 5}, Residency::direct_mapping);
+  SurfaceBinding fresh(db, {37, 37}, Residency::direct_mapping);
+  int differing = 0;
+  for (auto [u, v] : mixed_sequence(h, top)) {
+    const SurfacePoint a = walking.query(u, v);
+    fresh.query(top - u, top - v);  // somewhere else: the next query loads its cell afresh
+    differing += !same(a, fresh.query(u, v));
+  }
+  CHECK(differing == 0);
+}
+
+TEST_CASE("query_d1 gives query's point, derivatives and normal bit for bit") {
+  const auto db = paper_octant();
+  const double h = db->header().du, top = db->header().u1;
+  for (Interpolation mode : {Interpolation::bilinear, Interpolation::curved}) {
+    SurfaceBinding full(db, {5, 5}, Residency::direct_mapping, mode);
+    SurfaceBinding light(db, {5, 5}, Residency::window_copy, mode);
+    int differing = 0;
+    for (auto [u, v] : mixed_sequence(h, top)) {
+      const SurfacePoint a = full.query(u, v);
+      const SurfaceD1 b = light.query_d1(u, v);
+      differing += !(a.status == b.status && a.u == b.u && a.v == b.v && a.p == b.p && a.dp_du == b.dp_du &&
+                     a.dp_dv == b.dp_dv && a.n == b.n);
+    }
+    CHECK(differing == 0);
+  }
+  // Outside the domain the status says so, as for query().
+  SurfaceBinding light(db);
+  CHECK(light.query_d1(-0.1, 0.5).status == QueryStatus::outside_domain);
+  CHECK(light.query_d1(std::nan(""), 0.5).status == QueryStatus::outside_domain);
 }

@@ -46,4 +46,8 @@ enum class Interpolation : std::uint8_t {
 void interpolate_bilinear(const BilinearCell& cell, double a, double b, double inv_du, double inv_dv,
                           Interpolation mode, SurfacePoint& out);
 
+/// The same for p, dp_du, dp_dv and n alone: each equal, bit for bit, to the field of that name above.
+void interpolate_bilinear(const BilinearCell& cell, double a, double b, double inv_du, double inv_dv,
+                          Interpolation mode, SurfaceD1& out);
+
 }  // namespace surfdb

@@ -53,8 +53,13 @@ class StorageWindow {
   /// The record's bytes: from the window when inside it, else straight from the database. Pages
   /// read outside the window stay resident until release_outside_reads().
   const std::uint8_t* record(RecordIndex r) {
-    if (contains(r)) return slots_[(r.ti - origin_.ti) * size_.v_records + (r.tj - origin_.tj)];
+    if (const std::uint8_t* inside = resident(r)) return inside;
     return outside_record(r);
+  }
+
+  /// The record's bytes when it is in the window, else nullptr; reads nothing.
+  const std::uint8_t* resident(RecordIndex r) const {
+    return contains(r) ? slots_[(r.ti - origin_.ti) * size_.v_records + (r.tj - origin_.tj)] : nullptr;
   }
 
   /// Releases the pages of the records read outside the window since the last call, so that

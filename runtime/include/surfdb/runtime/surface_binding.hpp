@@ -34,6 +34,11 @@ class SurfaceBinding {
   /// twice in a row gives the same answer without interpolating again.
   SurfacePoint query(double u, double v, WindowPolicy policy = WindowPolicy::follow);
 
+  /// Point, first derivatives and unit normal at (u,v), as query() gives them, without the frame,
+  /// the normal's derivatives and the curvatures: for callers that need no more (a projection, a
+  /// renderer, a comparison with a CAD kernel's D1). Same rules for status, window and errors.
+  SurfaceD1 query_d1(double u, double v, WindowPolicy policy = WindowPolicy::follow);
+
   const Database& database() const { return *db_; }
   StorageWindow& window() { return window_; }
   const StorageWindow& window() const { return window_; }
@@ -44,8 +49,22 @@ class SurfaceBinding {
     double lo = 0, hi = 0, inv_step = 0, period = 0;  // period 0: not periodic
     std::uint64_t nodes = 0;
   };
+  /// Where (u,v) falls: local coordinates in the cell, the parameters used, the status.
+  struct CellHit {
+    double a, b, u, v;
+    QueryStatus status;
+  };
+  /// True when (u,v) lies inside the last cell, clear of its edges: sets the local coordinates
+  /// and moves the window by `policy`.
+  bool in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b);
+  /// Otherwise: locates (u,v), moves the window by `policy` and loads the cell's corners.
+  CellHit enter_cell(double u, double v, WindowPolicy policy);
   void gather(const std::uint8_t* node, double* values) const;
   void load_cell(std::uint64_t i, std::uint64_t j);
+  std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
+  void prefetch_node(const std::uint8_t* node) const;
+  /// Prefetches the corners cell (i, j) does not share with its neighbour behind, (i - di, j - dj).
+  void prefetch_ahead(std::uint64_t i, std::uint64_t j, std::uint64_t di, std::uint64_t dj) const;
 
   std::shared_ptr<const Database> db_;
   StorageWindow window_;
@@ -56,9 +75,12 @@ class SurfaceBinding {
   Axis u_axis_, v_axis_;
   std::span<const GridLine> u_lines_, v_lines_;  // the database's
   std::uint64_t node_bytes_ = 0, v_record_points_ = 0;
-  // The last cell's coefficients: a smooth path stays in one cell for several queries.
+  // The last cell: a smooth path stays in one cell for several queries.
   BilinearCell cell_{};
   std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
+  double cell_fu_ = std::numeric_limits<double>::quiet_NaN(), cell_fv_ = cell_fu_;  // the same as doubles
+  RecordIndex cell_record_{};  // the record holding node (cell_i_, cell_j_)
+  QueryStatus cell_status_ = QueryStatus::valid;  // valid or invalid_cell
   // The last answer and where it was asked: a Newton solver starts each solve where the last one
   // ended. NaN until a query has succeeded.
   SurfacePoint last_{};

@@ -1,6 +1,6 @@
 #include "surfdb/runtime/projection.hpp"
 
-#include <Eigen/Dense>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 
@@ -23,7 +23,9 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
     J.col(0) = s.dp_du + d * s.dn_du;
     J.col(1) = s.dp_dv + d * s.dn_dv;
     J.col(2) = s.n;
-    const Eigen::Vector3d step = J.partialPivLu().solve(x - s.p - d * s.n);
+    // Closed-form inverse (cofactors): the columns are two tangents and the unit normal, far from
+    // singular wherever the surface is regular; a singular J gives non-finite steps, caught below.
+    const Eigen::Vector3d step = J.inverse() * (x - s.p - d * s.n);
     if (!step.allFinite()) break;
     const double scale = std::max({1.0, std::abs(step[0]) / (kStepCells * h.du),
                                    std::abs(step[1]) / (kStepCells * h.dv)});

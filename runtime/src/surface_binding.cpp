@@ -80,17 +80,23 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
   u_axis_ = {h.u0, h.u1, 1 / h.du, h.u_period, l.u_points};
   v_axis_ = {h.v0, h.v1, 1 / h.dv, h.v_period, l.v_points};
   node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
+  u_record_points_ = l.u_record_points;
   v_record_points_ = l.v_record_points;
+  row_bytes_ = v_record_points_ * node_bytes_;
   u_lines_ = db_->u_lines();
   v_lines_ = db_->v_lines();
 }
 
 void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
-  if (standard_layout_) {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
+  if (standard_layout_) [[likely]] {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
     std::memcpy(v, at + 8 * 2, 9 * 8);
     std::memcpy(v + kK1, at + 8 * 16, 3 * 8);
     return;
   }
+  gather_any_layout(at, v);
+}
+
+void SurfaceBinding::gather_any_layout(const std::uint8_t* at, double* v) const {
   const std::uint32_t bytes = db_->layout().scalar_bytes;
   for (int k = 0; k < kCornerValues; ++k) {
     const int c = columns_[k];
@@ -103,8 +109,10 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
 }
 
 void SurfaceBinding::prefetch_node(const std::uint8_t* node) const {
-  for (std::uint64_t at = 0; at < node_bytes_; at += 64) __builtin_prefetch(node + at);
-  __builtin_prefetch(node + node_bytes_ - 1);
+  const std::uint8_t* last = node + node_bytes_ - 1;
+  __builtin_prefetch(node);
+  __builtin_prefetch(last);
+  for (const std::uint8_t* at = node + 64; at < last; at += 64) __builtin_prefetch(at);
 }
 
 void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
@@ -127,11 +135,17 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
   } else if (dj == 0 && di == none) {
     move(0, 1), move(2, 3), kept[1] = kept[3] = true;
   }
+  // A cell inside one record (all but those on a record's last row or column) has its corners at
+  // fixed strides from the first; a cell straddling records reads each from its own.
+  const GridLine &line_u = u_lines_[i0], &line_v = v_lines_[j0];
+  const bool one_record = line_u.local + 1 < u_record_points_ && line_v.local + 1 < v_record_points_;
+  const std::uint8_t* first = one_record ? window_.record({line_u.tile, line_v.tile}) + node_offset(i0, j0) : nullptr;
   const std::uint8_t* read[4] = {};
   for (int k = 0; k < 4; ++k) {
     if (kept[k]) continue;
     const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
-    read[k] = window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
+    read[k] = one_record ? first + (k & 1) * row_bytes_ + (k >> 1) * node_bytes_
+                         : window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
     prefetch_node(read[k]);  // the misses in flight at once
   }
   for (int k = 0; k < 4; ++k)

@@ -60,6 +60,7 @@ class SurfaceBinding {
   /// Otherwise: locates (u,v), moves the window by `policy` and loads the cell's corners.
   CellHit enter_cell(double u, double v, WindowPolicy policy);
   void gather(const std::uint8_t* node, double* values) const;
+  void gather_any_layout(const std::uint8_t* node, double* values) const;
   void load_cell(std::uint64_t i, std::uint64_t j);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
   void prefetch_node(const std::uint8_t* node) const;
@@ -74,7 +75,8 @@ class SurfaceBinding {
   bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
   Axis u_axis_, v_axis_;
   std::span<const GridLine> u_lines_, v_lines_;  // the database's
-  std::uint64_t node_bytes_ = 0, v_record_points_ = 0;
+  std::uint64_t node_bytes_ = 0, u_record_points_ = 0, v_record_points_ = 0;
+  std::uint64_t row_bytes_ = 0;  // from node (i, j) to (i + 1, j) in one record
   // The last cell: a smooth path stays in one cell for several queries.
   BilinearCell cell_{};
   std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;

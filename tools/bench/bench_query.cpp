@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
         ext.Perform(gp_Pnt(points[k].x(), points[k].y(), points[k].z()));
         sink += ext.IsDone() && ext.NbExt() > 0 ? ext.SquareDistance(1) : 0;
       }
-    }, 1) / cold * 1e9;
+    }) / cold * 1e9;
     const auto t_build0 = std::chrono::steady_clock::now();
     const auto tree = NodeTree::build(*db);
     const double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_build0).count();

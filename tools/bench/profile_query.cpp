@@ -1,0 +1,60 @@
+// One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
+// `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
+// the number of queries is the cost of a query without the one-time work (opening, verifying).
+// Usage: profile_query FILE.sdb cell|path|random d1|full PASSES
+//   cell: ten points in one cell, over and over; path: bench_query's smooth path, a tenth of a
+//   cell per query; random: uniform over the face. One binding over the whole table, mapped.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "surfdb/runtime/surface_binding.hpp"
+
+int main(int argc, char** argv) {
+  const std::string sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";
+  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full")) {
+    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full PASSES\n");
+    return 2;
+  }
+  try {
+    const auto db = surfdb::Database::open(argv[1]);
+    const surfdb::Header& h = db->header();
+    constexpr std::size_t n = 200000;
+    std::vector<std::pair<double, double>> uv(n);
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (sequence == "cell") {
+        uv[k] = {h.u0 + (500.2 + 0.06 * double(k * 7 % 10)) * h.du, h.v0 + (500.2 + 0.06 * double(k * 3 % 10)) * h.dv};
+      } else if (sequence == "path") {
+        const double s = 0.1 * static_cast<double>(k) / static_cast<double>(h.layout.v_points - 1);
+        uv[k] = {h.u0 + (h.u1 - h.u0) * (0.5 + 0.4 * std::sin(s * 3.1)), h.v0 + (h.v1 - h.v0) * std::fmod(s, 1.0)};
+      } else {
+        uv[k] = {h.u0 + (h.u1 - h.u0) * unit(rng), h.v0 + (h.v1 - h.v0) * unit(rng)};
+      }
+    }
+    const surfdb::RecordLayout& l = h.layout;
+    surfdb::SurfaceBinding binding(db, {static_cast<std::uint32_t>(l.u_records), static_cast<std::uint32_t>(l.v_records)});
+    double sink = 0;
+    for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
+      for (const auto& [u, v] : uv) {
+        if (kind == "d1") {
+          const surfdb::SurfaceD1 s = binding.query_d1(u, v);
+          sink += s.p.x() + s.n.z();
+        } else {
+          const surfdb::SurfacePoint s = binding.query(u, v);
+          sink += s.p.x() + s.n.z();
+        }
+      }
+    }
+    std::printf("%zu queries a pass, checksum %.17g\n", n, sink);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "profile_query: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -80,7 +80,7 @@ double evaluate_scalar(const BilinearCell& c, int k, double a, double b) {
 // The `curved` lift along the unit normal n with derivatives dn_du, dn_dv, added to p and its
 // derivatives (see the header), from the point's and the raw normal's values at (a, b). Out of
 // line: the bilinear mode then keeps fewer values in registers.
-[[gnu::noinline]] void add_curved_lift(const Triple& pt, const Triple& nt, double a, double b, double inv_du,
+[[gnu::noinline]] void add_curved_lift(Triple pt, Triple nt, double a, double b, double inv_du,
                                        double inv_dv, const Eigen::Vector3d& n, const Eigen::Vector3d& dn_du,
                                        const Eigen::Vector3d& dn_dv, Eigen::Vector3d& p, Eigen::Vector3d& dp_du,
                                        Eigen::Vector3d& dp_dv) {

@@ -172,7 +172,7 @@ void SurfaceBinding::prefetch_ahead(std::uint64_t i, std::uint64_t j, std::uint6
       prefetch_node(record + node_offset(a, b));
 }
 
-bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b) {
+inline bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b) {
   // Strictly inside the last cell, clear of its grid lines (where locate() snaps to them): the
   // common case of a path or a Newton solve, decided by two subtractions. NaN fails the test.
   a = (u - u_axis_.lo) * u_axis_.inv_step - cell_fu_;

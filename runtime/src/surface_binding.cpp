@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "surfdb/formats/columns.hpp"
@@ -152,8 +153,11 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
     if (!kept[k]) gather(read[k], c[k]);
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   make_bilinear_cell(cell_);
-  // A path goes on into the next neighbour the same way: fetch the two corners it will read.
-  if ((di == 0) != (dj == 0) && di + 1 <= 2 && dj + 1 <= 2) prefetch_ahead(i0 + di, j0 + dj, di, dj);
+  // A path goes on into the next neighbour the same way: fetch the two corners that cell will read.
+  const auto step = [&](std::uint64_t d) { return d == 1 ? 1 : d == none ? -1 : d == 0 ? 0 : 2; };  // 2: no neighbour
+  const int step_u = step(di), step_v = step(dj);
+  if (one_record && std::abs(step_u) + std::abs(step_v) == 1)
+    prefetch_ahead(first, line_u.local, line_v.local, step_u, step_v);
   cell_i_ = i0;
   cell_j_ = j0;
   cell_fu_ = static_cast<double>(i0);
@@ -162,14 +166,19 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
   cell_status_ = cell_.flags_all & point_flags::valid ? QueryStatus::valid : QueryStatus::invalid_cell;
 }
 
-void SurfaceBinding::prefetch_ahead(std::uint64_t i, std::uint64_t j, std::uint64_t di, std::uint64_t dj) const {
-  if (i > u_axis_.nodes - 2 || j > v_axis_.nodes - 2) return;  // beyond the grid (unsigned: below 0 too)
-  // Moving along v the new corners are (i, j+1) and (i+1, j+1) (+v) or (i, j), (i+1, j) (-v).
-  const std::uint64_t i1 = di == 0 ? i : i + (di == 1), j1 = dj == 0 ? j : j + (dj == 1);
-  const std::uint64_t i2 = di == 0 ? i + 1 : i1, j2 = dj == 0 ? j + 1 : j1;
-  for (const auto& [a, b] : {std::pair{i1, j1}, std::pair{i2, j2}})
-    if (const std::uint8_t* record = window_.resident({u_lines_[a].tile, v_lines_[b].tile}))
-      prefetch_node(record + node_offset(a, b));
+void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, int step_u,
+                                    int step_v) const {
+  // The cell after this one along (step_u, step_v) reads two corners this one does not have; they
+  // are fetched when they lie in the record of `first`, node (li, lj) of it and corner 0 here.
+  const auto fetch_pair = [&](std::int64_t ki, std::int64_t kj, std::uint64_t apart) {
+    const std::uint8_t* node = first + ki * static_cast<std::int64_t>(row_bytes_) + kj * static_cast<std::int64_t>(node_bytes_);
+    prefetch_node(node);
+    prefetch_node(node + apart);
+  };
+  if (step_v == 1 && lj + 2 < v_record_points_) fetch_pair(0, 2, row_bytes_);         // (i, j+2), (i+1, j+2)
+  if (step_v == -1 && lj >= 1) fetch_pair(0, -1, row_bytes_);                        // (i, j-1), (i+1, j-1)
+  if (step_u == 1 && li + 2 < u_record_points_) fetch_pair(2, 0, node_bytes_);       // (i+2, j), (i+2, j+1)
+  if (step_u == -1 && li >= 1) fetch_pair(-1, 0, node_bytes_);                       // (i-1, j), (i-1, j+1)
 }
 
 inline bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b) {

@@ -64,8 +64,7 @@ class SurfaceBinding {
   void load_cell(std::uint64_t i, std::uint64_t j);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
   void prefetch_node(const std::uint8_t* node) const;
-  /// Prefetches the corners cell (i, j) does not share with its neighbour behind, (i - di, j - dj).
-  void prefetch_ahead(std::uint64_t i, std::uint64_t j, std::uint64_t di, std::uint64_t dj) const;
+  void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, int step_u, int step_v) const;
 
   std::shared_ptr<const Database> db_;
   StorageWindow window_;

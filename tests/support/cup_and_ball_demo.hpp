@@ -27,7 +27,7 @@ inline std::vector<double> cup_and_ball_initial_state() {
 
 /// The ball-cup contact; the cup's sphere is centred on the cup body's reference point.
 inline ContactPair ball_cup_contact(bool tables, NormalLaw law) {
-  ContactPair pair{"ball-cup", kBallBody, kCupBody, AnalyticContact{}};
+  ContactPair pair{.name = "ball-cup", .body_i = kBallBody, .body_j = kCupBody, .detector = AnalyticContact{}};
   if (tables) {
     const BallAndCup& t = ball_and_cup();
     pair.detector.emplace<FreeformContact>(t.ball, t.mount, t.cup, t.mount);

@@ -48,7 +48,7 @@ class TimeSeries {
   void row(double t, const double* y, Simulation& sim, double violation) {
     std::string line = format_number(t);
     const auto add = [&](double x) { line += "," + format_number(x); };
-    for (std::size_t k = 0; k < sim.dynamics().state_size() / kBodyStateSize; ++k) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(sim.dynamics().state_size() / kBodyStateSize); ++k) {
       const auto r = body_view(y, static_cast<int>(k)).r();
       add(r.x()), add(r.y()), add(r.z());
     }

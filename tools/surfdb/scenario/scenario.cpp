@@ -370,7 +370,7 @@ Scenario load_scenario(const std::filesystem::path& path) {
       const SurfaceSpec& si = surface("surface_i");
       const SurfaceSpec& sj = surface("surface_j");
       if (si.body == sj.body) r.fail(t, where, "both surfaces are on the same body");
-      ContactPair pair{name, si.body, sj.body, AnalyticContact{}};
+      ContactPair pair{.name = name, .body_i = si.body, .body_j = sj.body, .detector = AnalyticContact{}};
       using Kind = SurfaceSpec::Kind;
       if (si.kind == Kind::table && sj.kind == Kind::table) {
         ContactOptions options;

@@ -36,11 +36,11 @@ struct ContactPair {
   NormalLaw law = Hertz{};
   FrictionLaw friction = NoFriction{};
   /// When set, Hertz stiffness from the local mean curvatures at each evaluation (free-form).
-  std::optional<std::pair<Material, Material>> curvature_stiffness;
+  std::optional<std::pair<Material, Material>> curvature_stiffness{};
 
-  ImpactMemory memory;
-  ContactStatistics statistics;
-  ContactResult last;      // at the last accepted step
+  ImpactMemory memory{};
+  ContactStatistics statistics{};
+  ContactResult last{};    // at the last accepted step
   double last_force = 0;   // N, at the last accepted step
   double last_elastic_energy = 0;  // J
 };

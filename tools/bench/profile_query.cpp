@@ -40,9 +40,10 @@ int main(int argc, char** argv) {
     const surfdb::RecordLayout& l = h.layout;
     surfdb::SurfaceBinding binding(db, {static_cast<std::uint32_t>(l.u_records), static_cast<std::uint32_t>(l.v_records)});
     double sink = 0;
+    const bool light = kind == "d1";
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
       for (const auto& [u, v] : uv) {
-        if (kind == "d1") {
+        if (light) {
           const surfdb::SurfaceD1 s = binding.query_d1(u, v);
           sink += s.p.x() + s.n.z();
         } else {

@@ -64,6 +64,8 @@ class SurfaceBinding {
   void load_cell(std::uint64_t i, std::uint64_t j);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
   void prefetch_node(const std::uint8_t* node) const;
+  /// Prefetches the two corners the next cell along (step_u, step_v) adds to this one's, when they
+  /// lie in the record of `first` (this cell's corner 0, node (li, lj) of that record).
   void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, int step_u, int step_v) const;
 
   std::shared_ptr<const Database> db_;

@@ -95,23 +95,36 @@ double evaluate_scalar(const BilinearCell& c, int k, double a, double b) {
   dp_dv += (1 - 2 * b) * inv_dv * sv * n + lift * dn_dv;
 }
 
+// p, dp_du, dp_dv and n, the fields both answers have. Returns 1/|n| of the interpolated raw
+// normal, or 0 when it vanishes (opposite corner normals, which cannot occur on a sampled smooth
+// face); n is then the first corner's.
+template <class Answer>
+[[gnu::always_inline]] inline double point_and_normal(const BilinearCell& c, const Triple& p, const Triple& n,
+                                                      double inv_du, double inv_dv, Answer& out) {
+  out.p = p.value;
+  out.dp_du = p.across_u * inv_du;
+  out.dp_dv = p.across_v * inv_dv;
+  const double n_squared = n.value.squaredNorm();
+  if (!(n_squared > 1e-24)) [[unlikely]] {
+    out.n = {c.base[kNx], c.base[kNy], c.base[kNz]};
+    return 0;
+  }
+  const double inv = inverse_norm_near_one(n_squared);
+  out.n = n.value * inv;
+  return inv;
+}
+
 }  // namespace
 
 void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_du, double inv_dv,
                           Interpolation mode, SurfacePoint& out) {
   const Triple p = evaluate(c, kX, a, b), n = evaluate(c, kNx, a, b);
-  out.p = p.value;
-  out.dp_du = p.across_u * inv_du;
-  out.dp_dv = p.across_v * inv_dv;
-  const double n_squared = n.value.squaredNorm();
-  if (!(n_squared > 1e-24)) [[unlikely]] {  // opposite corner normals: cannot occur on a sampled smooth face
-    out.n = {c.base[kNx], c.base[kNy], c.base[kNz]};
+  const double inv = point_and_normal(c, p, n, inv_du, inv_dv, out);
+  if (inv == 0) [[unlikely]] {
     out.t = {c.base[kTx], c.base[kTy], c.base[kTz]};
     out.b = out.n.cross(out.t);
     out.dn_du = out.dn_dv = Eigen::Vector3d::Zero();
   } else {
-    const double inv = inverse_norm_near_one(n_squared);
-    out.n = n.value * inv;
     out.dn_du = unit_derivative(out.n, n.across_u * inv_du, inv);
     out.dn_dv = unit_derivative(out.n, n.across_v * inv_dv, inv);
     const Eigen::Vector3d t_raw = evaluate(c, kTx, a, b).value;
@@ -131,19 +144,12 @@ void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_
 void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_du, double inv_dv,
                           Interpolation mode, SurfaceD1& out) {
   const Triple p = evaluate(c, kX, a, b), n = evaluate(c, kNx, a, b);
-  out.p = p.value;
-  out.dp_du = p.across_u * inv_du;
-  out.dp_dv = p.across_v * inv_dv;
-  const double n_squared = n.value.squaredNorm();
-  if (!(n_squared > 1e-24)) [[unlikely]] {  // as above
-    out.n = {c.base[kNx], c.base[kNy], c.base[kNz]};
-    return;
+  const double inv = point_and_normal(c, p, n, inv_du, inv_dv, out);
+  if (mode == Interpolation::curved) {  // the normal's derivatives as the full answer has them
+    const Eigen::Vector3d dn_du = inv == 0 ? Eigen::Vector3d::Zero() : unit_derivative(out.n, n.across_u * inv_du, inv);
+    const Eigen::Vector3d dn_dv = inv == 0 ? Eigen::Vector3d::Zero() : unit_derivative(out.n, n.across_v * inv_dv, inv);
+    add_curved_lift(p, n, a, b, inv_du, inv_dv, out.n, dn_du, dn_dv, out.p, out.dp_du, out.dp_dv);
   }
-  const double inv = inverse_norm_near_one(n_squared);
-  out.n = n.value * inv;
-  if (mode == Interpolation::curved)
-    add_curved_lift(p, n, a, b, inv_du, inv_dv, out.n, unit_derivative(out.n, n.across_u * inv_du, inv),
-                    unit_derivative(out.n, n.across_v * inv_dv, inv), out.p, out.dp_du, out.dp_dv);
 }
 
 }  // namespace surfdb

@@ -37,21 +37,14 @@ double occt_d1_normal(const GeomAdaptor_Surface& s, const std::vector<UV>& uv) {
   return sum;
 }
 
-// The full answer: point, orthonormal frame, derivatives of point and normal, curvatures.
-double surfdb_query(SurfaceBinding& b, const std::vector<UV>& uv, WindowPolicy policy) {
+// Both sides sum a coordinate of p and of n so that nothing is optimised away. Query is
+// SurfaceBinding::query (the full answer: frame, derivatives of point and normal, curvatures) or
+// SurfaceBinding::query_d1 (what OpenCASCADE's side computes: point, first derivatives, normal).
+template <auto Query>
+double surfdb_sum(SurfaceBinding& b, const std::vector<UV>& uv, WindowPolicy policy) {
   double sum = 0;
   for (const UV& q : uv) {
-    const SurfacePoint s = b.query(q.u, q.v, policy);
-    sum += s.p.x() + s.n.z();
-  }
-  return sum;
-}
-
-// What OpenCASCADE's side computes: point, first derivatives, unit normal.
-double surfdb_query_d1(SurfaceBinding& b, const std::vector<UV>& uv, WindowPolicy policy) {
-  double sum = 0;
-  for (const UV& q : uv) {
-    const SurfaceD1 s = b.query_d1(q.u, q.v, policy);
+    const auto s = (b.*Query)(q.u, q.v, policy);
     sum += s.p.x() + s.n.z();
   }
   return sum;
@@ -93,8 +86,8 @@ int main(int argc, char** argv) {
   const auto compare = [&](const char* name, const std::vector<UV>& uv, SurfaceBinding& b, WindowPolicy policy) {
     double sink = 0;
     const double t_occt = best_seconds([&] { sink += occt_d1_normal(exact, uv); }) / n * 1e9;
-    const double t_d1 = best_seconds([&] { sink += surfdb_query_d1(b, uv, policy); }) / n * 1e9;
-    const double t_full = best_seconds([&] { sink += surfdb_query(b, uv, policy); }) / n * 1e9;
+    const double t_d1 = best_seconds([&] { sink += surfdb_sum<&SurfaceBinding::query_d1>(b, uv, policy); }) / n * 1e9;
+    const double t_full = best_seconds([&] { sink += surfdb_sum<&SurfaceBinding::query>(b, uv, policy); }) / n * 1e9;
     report.line("%-50s %9.1f %9.1f %7.1fx %9.1f %7.1fx", name, t_occt, t_d1, t_occt / t_d1, t_full, t_occt / t_full);
     return sink;
   };
@@ -116,7 +109,7 @@ int main(int argc, char** argv) {
   for (Residency r : {Residency::full_load, Residency::window_copy, Residency::direct_mapping}) {
     SurfaceBinding b(db, {5, 5}, r);
     double sink = 0;
-    const double t = best_seconds([&] { sink += surfdb_query(b, path, WindowPolicy::follow); });
+    const double t = best_seconds([&] { sink += surfdb_sum<&SurfaceBinding::query>(b, path, WindowPolicy::follow); });
     report.line("%-44s %12.1f %12.2f", residency_name(r), n / t / 1e6,
                 b.window().stats().bytes_resident / 1e6);
   }

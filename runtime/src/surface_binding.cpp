@@ -117,24 +117,25 @@ void SurfaceBinding::prefetch_node(const std::uint8_t* node) const {
 }
 
 void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
-  constexpr std::uint64_t none = ~std::uint64_t{0};  // also -1: unsigned differences wrap
-  const bool had_cell = cell_i_ != none;
-  const std::uint64_t di = had_cell ? i0 - cell_i_ : none, dj = had_cell ? j0 - cell_j_ : none;
-  cell_i_ = none;  // no stale cell if a damaged record throws below
+  // The move from the last cell along each axis: -1, 0 or 1, 2 for farther or no last cell.
+  const auto step = [&](std::uint64_t to, std::uint64_t from) {
+    if (cell_i_ == ~std::uint64_t{0}) return 2;
+    return to == from ? 0 : to == from + 1 ? 1 : to + 1 == from ? -1 : 2;
+  };
+  const int step_u = step(i0, cell_i_), step_v = step(j0, cell_j_);
+  const bool from_neighbour = std::abs(step_u) + std::abs(step_v) == 1;
+  cell_i_ = ~std::uint64_t{0};  // no stale cell if a damaged record throws below
   cell_fu_ = cell_fv_ = std::numeric_limits<double>::quiet_NaN();
-  // Corner k is node (i0 + k % 2, j0 + k / 2). A path enters a neighbour of the last cell, which
-  // shares two corners with it: those move to their new places, the other two are read.
+  // Corner k is node (i0 + k % 2, j0 + k / 2). A neighbour of the last cell shares two corners
+  // with it (a path enters one): those move to their new places, from the far side of the last
+  // cell to the near side of this one, and only the other two are read.
   CellValues& c = cell_.corners;
-  const auto move = [&](int from, int to) { std::memcpy(c[to], c[from], sizeof c[0]); };
   bool kept[4] = {false, false, false, false};
-  if (di == 0 && dj == 1) {
-    move(2, 0), move(3, 1), kept[0] = kept[1] = true;
-  } else if (di == 0 && dj == none) {
-    move(0, 2), move(1, 3), kept[2] = kept[3] = true;
-  } else if (dj == 0 && di == 1) {
-    move(1, 0), move(3, 2), kept[0] = kept[2] = true;
-  } else if (dj == 0 && di == none) {
-    move(0, 1), move(2, 3), kept[1] = kept[3] = true;
+  for (int k = 0; from_neighbour && k < 4; ++k) {
+    const int u = (k & 1) + step_u, v = (k >> 1) + step_v;  // the same node as a corner of the last cell
+    if (u < 0 || u > 1 || v < 0 || v > 1) continue;
+    std::memcpy(c[k], c[u + 2 * v], sizeof c[0]);
+    kept[k] = true;
   }
   // A cell inside one record (all but those on a record's last row or column) has its corners at
   // fixed strides from the first; a cell straddling records reads each from its own.
@@ -154,10 +155,7 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   make_bilinear_cell(cell_);
   // A path goes on into the next neighbour the same way: fetch the two corners that cell will read.
-  const auto step = [&](std::uint64_t d) { return d == 1 ? 1 : d == none ? -1 : d == 0 ? 0 : 2; };  // 2: no neighbour
-  const int step_u = step(di), step_v = step(dj);
-  if (one_record && std::abs(step_u) + std::abs(step_v) == 1)
-    prefetch_ahead(first, line_u.local, line_v.local, step_u, step_v);
+  if (one_record && from_neighbour) prefetch_ahead(first, line_u.local, line_v.local, step_u, step_v);
   cell_i_ = i0;
   cell_j_ = j0;
   cell_fu_ = static_cast<double>(i0);

@@ -1,7 +1,7 @@
 // One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
 // `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
 // the number of queries is the cost of a query without the one-time work (opening, verifying).
-// Usage: profile_query FILE.sdb cell|path|random d1|full PASSES
+// Usage: profile_query FILE.sdb cell|path|random d1|full|floor PASSES
 //   cell: ten points in one cell, over and over; path: bench_query's smooth path, a tenth of a
 //   cell per query; random: uniform over the face. One binding over the whole table, mapped.
 #include <cmath>
@@ -12,12 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "bare_table.hpp"
 #include "surfdb/runtime/surface_binding.hpp"
 
 int main(int argc, char** argv) {
   const std::string sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";
-  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full")) {
-    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full PASSES\n");
+  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor")) {
+    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor PASSES\n");
     return 2;
   }
   try {
@@ -41,7 +42,17 @@ int main(int argc, char** argv) {
     surfdb::SurfaceBinding binding(db, {static_cast<std::uint32_t>(l.u_records), static_cast<std::uint32_t>(l.v_records)});
     double sink = 0;
     const bool light = kind == "d1";
+    struct UV {
+      double u, v;
+    };
+    std::vector<UV> bare_uv;
+    for (const auto& [u, v] : uv) bare_uv.push_back({u, v});
+    surfdb::bench::BareTable bare(*db);
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
+      if (kind == "floor") {
+        sink += bare.sum(bare_uv);
+        continue;
+      }
       for (const auto& [u, v] : uv) {
         if (light) {
           const surfdb::SurfaceD1 s = binding.query_d1(u, v);

@@ -1,0 +1,75 @@
+// The floor of any table lookup on this machine: the brief's "bilinear interpolation of 12
+// doubles" (point, normal, tangent, bitangent) read from the same mapped table at the same (u,v)
+// as a query, and nothing else: no window, no status, no periodic wrap or clamping, no
+// re-normalisation, no derivatives. Like a query it keeps the last cell's corners, so a path
+// reads a cell once. bench_query times it beside each query row, so each row also shows about
+// the largest speedup over OpenCASCADE that a lookup table could reach there.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "surfdb/formats/columns.hpp"
+#include "surfdb/runtime/database.hpp"
+
+namespace surfdb::bench {
+
+class BareTable {
+ public:
+  /// Requires a float64 table in version-1 column order (what `surfdb convert` writes).
+  explicit BareTable(const Database& db)
+      : h_(db.header()), u_lines_(db.u_lines()), v_lines_(db.v_lines()) {
+    const RecordLayout& l = h_.layout;
+    for (std::uint64_t r = 1; r <= l.data_records; ++r) records_.push_back(db.record(r));
+    node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
+  }
+
+  /// Sum over (u,v) in [u0,u1] x [v0,v1] of x + nz at each, so that nothing is optimised away.
+  template <class UVs>
+  double sum(const UVs& uv) {
+    double total = 0;
+    for (const auto& q : uv) total += at(q.u, q.v);
+    return total;
+  }
+
+  /// x + nz at (u,v).
+  double at(double u, double v) {
+    double a, b;
+    const std::uint64_t i = cell(u, h_.u0, inv_du_, h_.layout.u_points, a);
+    const std::uint64_t j = cell(v, h_.v0, inv_dv_, h_.layout.v_points, b);
+    if (i != cell_i_ || j != cell_j_) {
+      for (int k = 0; k < 4; ++k) std::memcpy(c_[k], node(i + (k & 1), j + (k >> 1)) + 16, sizeof c_[k]);
+      cell_i_ = i;
+      cell_j_ = j;
+    }
+    const double w[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b};
+    double f[12];
+    for (int m = 0; m < 12; ++m) f[m] = w[0] * c_[0][m] + w[1] * c_[1][m] + w[2] * c_[2][m] + w[3] * c_[3][m];
+    return f[0] + f[5];
+  }
+
+ private:
+  static std::uint64_t cell(double x, double lo, double inv_step, std::uint64_t nodes, double& local) {
+    const double f = (x - lo) * inv_step;
+    const std::uint64_t c = std::min(static_cast<std::uint64_t>(f), nodes - 2);
+    local = f - static_cast<double>(c);
+    return c;
+  }
+  const std::uint8_t* node(std::uint64_t i, std::uint64_t j) const {
+    const GridLine &gu = u_lines_[i], &gv = v_lines_[j];
+    const std::uint8_t* record = records_[gu.tile * h_.layout.v_records + gv.tile];
+    return record + (std::uint64_t{gu.local} * h_.layout.v_record_points + gv.local) * node_bytes_;
+  }
+
+  const Header& h_;
+  std::span<const GridLine> u_lines_, v_lines_;
+  std::vector<const std::uint8_t*> records_;  // by record number - 1
+  std::uint64_t node_bytes_ = 0;
+  double inv_du_ = 1 / h_.du, inv_dv_ = 1 / h_.dv;
+  double c_[4][12] = {};  // x y z nx ny nz tx ty tz bx by bz of the last cell's corners
+  std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
+};
+
+}  // namespace surfdb::bench

@@ -16,7 +16,7 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
   Projection out;
   out.point = binding.query(u, v);
   double d = (x - out.point.p).dot(out.point.n);
-  for (int it = 1; it <= kMaxIterations; ++it) {
+  for (;;) {
     const SurfacePoint& s = out.point;
     // G(u, v, d) = p + d n - x = 0, J = [p_u + d n_u, p_v + d n_v, n]
     Eigen::Matrix3d J;
@@ -27,15 +27,18 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
     // singular wherever the surface is regular; a singular J gives non-finite steps, caught below.
     const Eigen::Vector3d step = J.inverse() * (x - s.p - d * s.n);
     if (!step.allFinite()) break;
+    // Converged when Newton's next step would move the iterate by less than the tolerance: the
+    // iterate is the answer, and the query the step would cost is saved.
+    if (std::abs(step[0]) < kTolerance * h.du && std::abs(step[1]) < kTolerance * h.dv) {
+      out.converged = true;
+      break;
+    }
+    if (out.iterations == kMaxIterations) break;
     const double scale = std::max({1.0, std::abs(step[0]) / (kStepCells * h.du),
                                    std::abs(step[1]) / (kStepCells * h.dv)});
     out.point = binding.query(s.u + step[0] / scale, s.v + step[1] / scale, WindowPolicy::hold);
     d = (x - out.point.p).dot(out.point.n);
-    out.iterations = it;
-    if (scale == 1.0 && std::abs(step[0]) < kTolerance * h.du && std::abs(step[1]) < kTolerance * h.dv) {
-      out.converged = true;
-      break;
-    }
+    ++out.iterations;
   }
   const RecordLayout& l = h.layout;  // the window follows the answer
   binding.window().follow({static_cast<std::uint64_t>((out.point.u - h.u0) / h.du) / l.u_record_points,
@@ -45,9 +48,8 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
 }
 
 Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x) {
-  const Header& h = binding.database().header();
-  const NodeIndex n = tree.nearest(x);
-  return project_local(binding, x, h.u_at(n.i), h.v_at(n.j));
+  const Eigen::Vector2d start = tree.start(x);
+  return project_local(binding, x, start.x(), start.y());
 }
 
 }  // namespace surfdb

@@ -55,3 +55,29 @@ TEST_CASE("the sign of the distance follows the stored normal") {
   CHECK(project_local(binding, 0.9 * on, 0.6, 0.7).distance == doctest::Approx(5).epsilon(1e-5));
   CHECK(project_local(binding, 1.1 * on, 0.6, 0.7).distance == doctest::Approx(-5).epsilon(1e-5));
 }
+
+TEST_CASE("the node tree starts a projection within a fraction of a cell of the foot point") {
+  // On the octant a point off the sphere along the radius has its foot at the same (u,v). The
+  // nearest node of the tree (every 4th grid node) lies up to two cells away; one linear step in
+  // the plane of the table's slopes there leaves well under a cell. (The step takes no account of
+  // the offset d along the normal, which stretches the way by (R + d) / R: for |d| <= 2 mm and two
+  // cells, up to 0.08 cells.)
+  const auto db = paper_octant();
+  const auto tree = NodeTree::build(*db);
+  const Header& h = db->header();
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> param(0.05, pi / 2 - 0.2), offset(-2, 2);
+  double worst_node = 0, worst_start = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const double u = param(rng), v = param(rng);
+    const Vector3d x = octant_point(u, v) * (1 + offset(rng) / R);
+    const NodeIndex n = tree->nearest(x);
+    const Eigen::Vector2d start = tree->start(x);
+    const auto cells = [&](double su, double sv) { return std::max(std::abs(su - u) / h.du, std::abs(sv - v) / h.dv); };
+    worst_node = std::max(worst_node, cells(h.u_at(n.i), h.v_at(n.j)));
+    worst_start = std::max(worst_start, cells(start.x(), start.y()));
+  }
+  MESSAGE("cells from the foot point: nearest node " << worst_node << ", start " << worst_start);
+  CHECK(worst_node > 1);  // the tree is coarser than the grid: the step has work to do
+  CHECK(worst_start < 0.15);
+}

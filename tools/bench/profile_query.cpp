@@ -1,7 +1,7 @@
 // One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
 // `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
 // the number of queries is the cost of a query without the one-time work (opening, verifying).
-// Usage: profile_query FILE.sdb cell|path|random d1|full|floor PASSES
+// Usage: profile_query FILE.sdb cell|path|random d1|full|floor|cold PASSES
 //   cell: ten points in one cell, over and over; path: bench_query's smooth path, a tenth of a
 //   cell per query; random: uniform over the face. One binding over the whole table, mapped.
 #include <cmath>
@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "bare_table.hpp"
+#include "surfdb/runtime/projection.hpp"
 #include "surfdb/runtime/surface_binding.hpp"
 
 int main(int argc, char** argv) {
   const std::string sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";
-  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor")) {
-    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor PASSES\n");
+  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor" && kind != "cold")) {
+    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor|cold PASSES\n");
     return 2;
   }
   try {
@@ -48,9 +49,22 @@ int main(int argc, char** argv) {
     std::vector<UV> bare_uv;
     for (const auto& [u, v] : uv) bare_uv.push_back({u, v});
     surfdb::bench::BareTable bare(*db);
+    // cold: projections without a guess of points up to 2 length units off the surface at (u,v).
+    std::vector<Eigen::Vector3d> points;
+    const auto tree = kind == "cold" ? surfdb::NodeTree::build(*db) : nullptr;
+    if (tree) {
+      for (const auto& [u, v] : uv) {
+        const surfdb::SurfacePoint s = binding.query(u, v);
+        points.push_back(s.p + (4 * unit(rng) - 2) * s.n);
+      }
+    }
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
       if (kind == "floor") {
         sink += bare.sum(bare_uv);
+        continue;
+      }
+      if (tree) {
+        for (const Eigen::Vector3d& x : points) sink += surfdb::project_global(binding, *tree, x).distance;
         continue;
       }
       for (const auto& [u, v] : uv) {

@@ -21,6 +21,13 @@ class NodeTree {
   /// The valid node of the tree nearest to x (file length unit).
   NodeIndex nearest(const Eigen::Vector3d& x) const;
 
+  /// Where a Newton solve for the foot point of x should start: the parameters (u, v) of the
+  /// nearest node, moved by one linear step in the plane of the table's derivatives at that node
+  /// (differences to the next grid nodes, kept when the tree was built), at most the tree's node
+  /// spacing along each axis. The solve then starts about a cell from the answer, not up to half
+  /// a node spacing away, and reads the table near the answer only.
+  Eigen::Vector2d start(const Eigen::Vector3d& x) const;
+
   /// The nodes of the tree, for coarse searches: point (file unit) and grid index of node k.
   std::size_t size() const;
   Eigen::Vector3d point(std::size_t k) const;
@@ -32,6 +39,7 @@ class NodeTree {
 
  private:
   NodeTree();
+  std::size_t nearest_index(const Eigen::Vector3d& x) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

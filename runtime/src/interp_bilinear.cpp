@@ -78,12 +78,13 @@ double evaluate_scalar(const BilinearCell& c, int k, double a, double b) {
 }
 
 // The `curved` lift along the unit normal n with derivatives dn_du, dn_dv, added to p and its
-// derivatives (see the header), from the point's and the raw normal's values at (a, b). Out of
-// line: the bilinear mode then keeps fewer values in registers.
-[[gnu::noinline]] void add_curved_lift(Triple pt, Triple nt, double a, double b, double inv_du,
-                                       double inv_dv, const Eigen::Vector3d& n, const Eigen::Vector3d& dn_du,
+// derivatives (see the header). Out of line, evaluating the point's and the raw normal's
+// differences across the cell again: the bilinear mode then keeps fewer values live.
+[[gnu::noinline]] void add_curved_lift(const BilinearCell& c, double a, double b, double inv_du, double inv_dv,
+                                       const Eigen::Vector3d& n, const Eigen::Vector3d& dn_du,
                                        const Eigen::Vector3d& dn_dv, Eigen::Vector3d& p, Eigen::Vector3d& dp_du,
                                        Eigen::Vector3d& dp_dv) {
+  const Triple pt = evaluate(c, kX, a, b), nt = evaluate(c, kNx, a, b);
   // du^2 (n_u . p_u) / 2 from the differences across the cell: no division.
   const auto half_dot = [](const Eigen::Vector3d& x, const Eigen::Vector3d& y) {
     return 0.5 * (x[0] * y[0] + x[1] * y[1] + x[2] * y[2]);
@@ -135,7 +136,7 @@ void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_
     out.b = out.n.cross(out.t);
   }
   if (mode == Interpolation::curved)
-    add_curved_lift(p, n, a, b, inv_du, inv_dv, out.n, out.dn_du, out.dn_dv, out.p, out.dp_du, out.dp_dv);
+    add_curved_lift(c, a, b, inv_du, inv_dv, out.n, out.dn_du, out.dn_dv, out.p, out.dp_du, out.dp_dv);
   out.k1 = evaluate_scalar(c, kK1, a, b);
   out.k2 = evaluate_scalar(c, kK2, a, b);
   out.degenerate = c.flags_any & point_flags::degenerate;
@@ -148,7 +149,7 @@ void interpolate_bilinear(const BilinearCell& c, double a, double b, double inv_
   if (mode == Interpolation::curved) {  // the normal's derivatives as the full answer has them
     const Eigen::Vector3d dn_du = inv == 0 ? Eigen::Vector3d::Zero() : unit_derivative(out.n, n.across_u * inv_du, inv);
     const Eigen::Vector3d dn_dv = inv == 0 ? Eigen::Vector3d::Zero() : unit_derivative(out.n, n.across_v * inv_dv, inv);
-    add_curved_lift(p, n, a, b, inv_du, inv_dv, out.n, dn_du, dn_dv, out.p, out.dp_du, out.dp_dv);
+    add_curved_lift(c, a, b, inv_du, inv_dv, out.n, dn_du, dn_dv, out.p, out.dp_du, out.dp_dv);
   }
 }
 

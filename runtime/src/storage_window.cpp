@@ -30,6 +30,7 @@ StorageWindow::StorageWindow(std::shared_ptr<const Database> db, WindowSize size
     size_.u_records = static_cast<std::uint32_t>(std::min<std::uint64_t>(size.u_records, l.u_records));
     size_.v_records = static_cast<std::uint32_t>(std::min<std::uint64_t>(size.v_records, l.v_records));
   }
+  covers_all_ = size_.u_records == l.u_records && size_.v_records == l.v_records;
   slots_.assign(std::size_t{size_.u_records} * size_.v_records, nullptr);
   if (residency_ != Residency::direct_mapping) {
     // 2 MiB-aligned and, where the kernel allows, backed by huge pages: random access over a

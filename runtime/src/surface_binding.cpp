@@ -88,7 +88,8 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
   v_lines_ = db_->v_lines();
 }
 
-void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
+// Inlined into load_cell, like prefetch_node: called four times per cell entered.
+[[gnu::always_inline]] inline void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
   if (standard_layout_) [[likely]] {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
     std::memcpy(v, at + 8 * 2, 9 * 8);
     std::memcpy(v + kK1, at + 8 * 16, 3 * 8);
@@ -109,7 +110,14 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   return (std::uint64_t{u_lines_[i].local} * v_record_points_ + v_lines_[j].local) * node_bytes_;
 }
 
-void SurfaceBinding::prefetch_node(const std::uint8_t* node) const {
+[[gnu::always_inline]] inline void SurfaceBinding::prefetch_node(const std::uint8_t* node) const {
+  if (standard_layout_) [[likely]] {  // the cache lines of the two runs gather() copies
+    __builtin_prefetch(node + 8 * 2);
+    __builtin_prefetch(node + 8 * 11 - 1);
+    __builtin_prefetch(node + 8 * 16);
+    __builtin_prefetch(node + 8 * 19 - 1);
+    return;
+  }
   const std::uint8_t* last = node + node_bytes_ - 1;
   __builtin_prefetch(node);
   __builtin_prefetch(last);
@@ -130,11 +138,12 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
   // with it (a path enters one): those move to their new places, from the far side of the last
   // cell to the near side of this one, and only the other two are read.
   CellValues& c = cell_.corners;
+  int kept_from[4] = {-1, -1, -1, -1};  // corner k of the last cell that is corner k of this one
   bool kept[4] = {false, false, false, false};
   for (int k = 0; from_neighbour && k < 4; ++k) {
     const int u = (k & 1) + step_u, v = (k >> 1) + step_v;  // the same node as a corner of the last cell
     if (u < 0 || u > 1 || v < 0 || v > 1) continue;
-    std::memcpy(c[k], c[u + 2 * v], sizeof c[0]);
+    kept_from[k] = u + 2 * v;
     kept[k] = true;
   }
   // A cell inside one record (all but those on a record's last row or column) has its corners at
@@ -142,16 +151,25 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
   const GridLine &line_u = u_lines_[i0], &line_v = v_lines_[j0];
   const bool one_record = line_u.local + 1 < u_record_points_ && line_v.local + 1 < v_record_points_;
   const std::uint8_t* first = one_record ? window_.record({line_u.tile, line_v.tile}) + node_offset(i0, j0) : nullptr;
-  const std::uint8_t* read[4] = {};
-  for (int k = 0; k < 4; ++k) {
-    if (kept[k]) continue;
-    const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
-    read[k] = one_record ? first + (k & 1) * row_bytes_ + (k >> 1) * node_bytes_
-                         : window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
-    prefetch_node(read[k]);  // the misses in flight at once
+  if (one_record && !from_neighbour) [[likely]] {  // a jump (random access): the general case below, unrolled
+    const std::uint8_t* read[4] = {first, first + row_bytes_, first + node_bytes_, first + row_bytes_ + node_bytes_};
+    for (const std::uint8_t* node : read) prefetch_node(node);
+    for (int k = 0; k < 4; ++k) gather(read[k], c[k]);
+  } else {
+    const std::uint8_t* read[4] = {};
+    for (int k = 0; k < 4; ++k) {
+      if (kept[k]) continue;
+      const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
+      read[k] = one_record ? first + (k & 1) * row_bytes_ + (k >> 1) * node_bytes_
+                           : window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
+    }
+    for (int k = 0; k < 4; ++k)
+      if (read[k]) prefetch_node(read[k]);  // the misses in flight at once, before anything else
+    for (int k = 0; k < 4; ++k)  // no move overwrites a source: they all go from far side to near
+      if (kept[k]) std::memcpy(c[k], c[kept_from[k]], sizeof c[0]);
+    for (int k = 0; k < 4; ++k)
+      if (read[k]) gather(read[k], c[k]);
   }
-  for (int k = 0; k < 4; ++k)
-    if (!kept[k]) gather(read[k], c[k]);
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   make_bilinear_cell(cell_);
   // A path goes on into the next neighbour the same way: fetch the two corners that cell will read.

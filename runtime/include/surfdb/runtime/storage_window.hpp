@@ -46,7 +46,8 @@ class StorageWindow {
   /// the new records. A border that is also the surface's border does not move the window.
   /// Returns true when the window moved.
   bool follow(RecordIndex contact) {
-    if (placed_ && contact == last_contact_) return false;  // idempotent until the window moves
+    // Idempotent until the window moves; a window of every record never moves.
+    if (placed_ && (contact == last_contact_ || covers_all_)) return false;
     return follow_to(contact);
   }
 
@@ -88,6 +89,7 @@ class StorageWindow {
   RecordIndex origin_{};
   RecordIndex last_contact_{~std::uint64_t{0}, ~std::uint64_t{0}};  // follow()'s last argument
   bool placed_ = false;
+  bool covers_all_ = false;  // the window holds every record of the file
   std::vector<const std::uint8_t*> slots_;  // u-major pointers to the window's records
   struct FreeBuffer {
     void operator()(std::uint8_t* p) const;

@@ -66,6 +66,13 @@ void fill(const surfdb::SurfacePoint& s, surfdb_point* out) {
   out->degenerate = s.degenerate;
 }
 
+void fill(const surfdb::SurfaceD1& s, surfdb_point_d1* out) {
+  out->u = s.u;
+  out->v = s.v;
+  copy3(s.p, out->p), copy3(s.dp_du, out->dp_du), copy3(s.dp_dv, out->dp_dv), copy3(s.n, out->n);
+  out->status = static_cast<int>(s.status);
+}
+
 surfdb::BodyState body(const surfdb_body_state& s) {
   surfdb::BodyState b;
   b.pose.r = Eigen::Vector3d(s.r[0], s.r[1], s.r[2]);
@@ -109,6 +116,11 @@ void surfdb_binding_destroy(surfdb_binding* binding) { delete binding; }
 surfdb_status surfdb_query(surfdb_binding* binding, double u, double v, surfdb_point* out) {
   if (!binding || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_query: null argument");
   return guarded([&] { fill(binding->binding.query(u, v), out); });
+}
+
+surfdb_status surfdb_query_d1(surfdb_binding* binding, double u, double v, surfdb_point_d1* out) {
+  if (!binding || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_query_d1: null argument");
+  return guarded([&] { fill(binding->binding.query_d1(u, v), out); });
 }
 
 surfdb_status surfdb_project(surfdb_binding* binding, const double x[3], int use_guess, double u, double v,

@@ -72,6 +72,21 @@ class QueryTest(unittest.TestCase):
         np.testing.assert_allclose(np.einsum("...i,...i", q.n, q.n), 1.0, rtol=1e-12)
         np.testing.assert_allclose(np.cross(q.n, q.t), q.b, atol=1e-12)
 
+    def test_query_d1_matches_query_and_its_slopes(self):
+        h = (math.pi / 2) / 300  # the 301 x 301 octant's cell, in u and in v
+        rng = np.random.default_rng(3)
+        u, v = ((rng.integers(5, 290, 2000) + rng.uniform(0.1, 0.9, 2000)) * h for _ in range(2))  # clear of grid lines
+        b = surfdb.Database(Tables.octant).binding()
+        q, d = b.query(u, v), b.query_d1(u, v)
+        np.testing.assert_array_equal(d.p, q.p)
+        np.testing.assert_array_equal(d.n, q.n)
+        np.testing.assert_array_equal(d.status, q.status)
+        # Inside a cell the bilinear point is linear along u at fixed v (and along v at fixed u):
+        # a small step's difference quotient is the derivative, to rounding.
+        step = 1e-3 * h
+        np.testing.assert_allclose((b.query_d1(u + step, v).p - d.p) / step, d.dp_du, atol=1e-6, rtol=0)
+        np.testing.assert_allclose((b.query_d1(u, v + step).p - d.p) / step, d.dp_dv, atol=1e-6, rtol=0)
+
     def test_scalars_give_single_points(self):
         q = surfdb.Database(Tables.octant).binding().query(0.3, 0.9)
         self.assertEqual(q.p.shape, (3,))

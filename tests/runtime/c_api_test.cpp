@@ -34,6 +34,13 @@ TEST_CASE("C API queries and projections equal the C++ API's bit for bit") {
     CHECK(same(c.n, s.n));
     CHECK(same(c.dn_dv, s.dn_dv));
     CHECK(c.status == static_cast<int>(s.status));
+    surfdb_point_d1 d1;
+    REQUIRE(surfdb_query_d1(cb, u, v, &d1) == SURFDB_OK);
+    CHECK((d1.u == s.u && d1.v == s.v && d1.status == c.status));
+    CHECK(same(d1.p, s.p));
+    CHECK(same(d1.dp_du, s.dp_du));
+    CHECK(same(d1.dp_dv, s.dp_dv));
+    CHECK(same(d1.n, s.n));
     surfdb_point from_c;
     REQUIRE(c_api_query(db->path().c_str(), u, v, &from_c) == SURFDB_OK);
     CHECK(std::memcmp(from_c.p, c.p, sizeof c.p) == 0);
@@ -91,4 +98,5 @@ TEST_CASE("C API errors are statuses with messages, never exceptions") {
   CHECK(std::string(surfdb_last_error()).find("no such file") != std::string::npos);
   CHECK(surfdb_open(nullptr, &db) == SURFDB_ERROR_ARGUMENT);
   CHECK(surfdb_query(nullptr, 0, 0, nullptr) == SURFDB_ERROR_ARGUMENT);
+  CHECK(surfdb_query_d1(nullptr, 0, 0, nullptr) == SURFDB_ERROR_ARGUMENT);
 }

@@ -22,5 +22,7 @@ p, n, status = [float(x) for x in f[0:3]], [float(x) for x in f[3:6]], int(f[6])
 assert p == [float(x) for x in c[2:5]], (p, c[2:5])
 assert n == [float(x) for x in c[5:8]], (n, c[5:8])
 assert status == 0 and c[14] == "1"
+p_d1, n_d1 = [float(x) for x in f[7:10]], [float(x) for x in f[10:13]]
+assert p_d1 == p and n_d1 == n, (p_d1, n_d1)
 PY
 echo "1 passed, 0 failed"

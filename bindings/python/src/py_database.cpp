@@ -92,6 +92,30 @@ py::dict query(BindingHandle& h, const Doubles& u, const Doubles& v) {
   return out.dict();
 }
 
+py::dict query_d1(BindingHandle& h, const Doubles& u, const Doubles& v) {
+  if (shape_of(u) != shape_of(v)) throw std::invalid_argument("query_d1: u and v must have the same shape");
+  const Shape s = shape_of(u);
+  Doubles uo(s), vo(s), p(with_three(s)), dp_du(with_three(s)), dp_dv(with_three(s)), n(with_three(s));
+  py::array_t<std::uint8_t> status(s);
+  double *uw = uo.mutable_data(), *vw = vo.mutable_data(), *pw = p.mutable_data(), *uw3 = dp_du.mutable_data(),
+         *vw3 = dp_dv.mutable_data(), *nw = n.mutable_data();
+  std::uint8_t* sw = status.mutable_data();
+  const double *ud = u.data(), *vd = v.data();
+  {
+    py::gil_scoped_release released;
+    std::lock_guard lock(h.busy);
+    for (py::ssize_t i = 0; i < u.size(); ++i) {
+      const SurfaceD1 q = h.binding.query_d1(ud[i], vd[i]);
+      uw[i] = q.u, vw[i] = q.v, sw[i] = static_cast<std::uint8_t>(q.status);
+      for (int c = 0; c < 3; ++c)
+        pw[3 * i + c] = q.p[c], uw3[3 * i + c] = q.dp_du[c], vw3[3 * i + c] = q.dp_dv[c], nw[3 * i + c] = q.n[c];
+    }
+  }
+  py::dict d;
+  d["u"] = uo, d["v"] = vo, d["p"] = p, d["dp_du"] = dp_du, d["dp_dv"] = dp_dv, d["n"] = n, d["status"] = status;
+  return d;
+}
+
 // Rows of x y z; each from the previous answer (the first from `guess` when given), falling back
 // to a global search when that does not converge onto a valid cell: `surfdb project --batch`.
 py::dict project(BindingHandle& h, const Doubles& points, std::optional<std::pair<double, double>> guess) {
@@ -203,6 +227,8 @@ void bind_database(py::module_& m) {
   py::class_<BindingHandle>(m, "Binding", "One body's use of a database: a storage window that follows its queries.")
       .def("query_arrays", &query, py::arg("u"), py::arg("v"),
            "Point and frame at every (u[k], v[k]) (arrays of one shape, or scalars), as a dict of arrays.")
+      .def("query_d1_arrays", &query_d1, py::arg("u"), py::arg("v"),
+           "Point, first derivatives and unit normal at every (u[k], v[k]), as a dict of arrays.")
       .def("project_arrays", &project, py::arg("points"), py::arg("guess") = std::nullopt,
            "Closest surface points to points[..., 3], each started from the previous answer.")
       .def_property_readonly("stats", [](const BindingHandle& h) { return window_stats(h.binding); }, "Window updates, records read, bytes resident.");

@@ -18,7 +18,7 @@ from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Data
                       FormatError, Mount, convert, faces)
 
 __all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Database", "DegenerateGeometry", "Error",
-           "FormatError", "Mount", "Points", "Projection", "STATUS", "convert", "faces"]
+           "FormatError", "Mount", "Points", "PointsD1", "Projection", "STATUS", "convert", "faces"]
 
 #: Names of the query status codes in Points.status.
 STATUS = ("valid", "outside_domain", "invalid_cell")
@@ -36,6 +36,22 @@ class Points(NamedTuple):
     k2: np.ndarray
     status: np.ndarray  # uint8 codes, see STATUS
     degenerate: np.ndarray  # bool: a corner's frame is a limit (pole)
+
+    @property
+    def valid(self) -> np.ndarray:
+        return self.status == 0
+
+
+class PointsD1(NamedTuple):
+    """What a CAD kernel's D1 plus a normal gives, at about half a full query's cost; the same
+    values as the Points fields of the same name."""
+    u: np.ndarray
+    v: np.ndarray
+    p: np.ndarray  # point, file length unit
+    dp_du: np.ndarray  # partial derivatives of the point over the cell, file length unit per parameter
+    dp_dv: np.ndarray
+    n: np.ndarray  # unit normal, out of the material
+    status: np.ndarray  # uint8 codes, see STATUS
 
     @property
     def valid(self) -> np.ndarray:
@@ -67,6 +83,11 @@ def _query(self, u, v) -> Points:
     return Points(**self.query_arrays(u, v))
 
 
+def _query_d1(self, u, v) -> PointsD1:
+    """Point, first derivatives and unit normal at every (u[k], v[k]), without the frame."""
+    return PointsD1(**self.query_d1_arrays(u, v))
+
+
 def _project(self, points, guess=None) -> Projection:
     """Closest surface points to points[..., 3] (file unit). Each row starts from the previous
     answer, the first from `guess` (u, v) when given, else from a global search."""
@@ -74,4 +95,5 @@ def _project(self, points, guess=None) -> Projection:
 
 
 Binding.query = _query
+Binding.query_d1 = _query_d1
 Binding.project = _project

@@ -34,6 +34,14 @@ typedef struct surfdb_point {
   int degenerate;
 } surfdb_point;
 
+/* The lighter answer: point, first derivatives and unit normal, equal to surfdb_point's fields of
+ * the same name; about half the work of surfdb_query (no frame, normal derivatives, curvatures). */
+typedef struct surfdb_point_d1 {
+  double u, v;
+  double p[3], dp_du[3], dp_dv[3], n[3];
+  int status;
+} surfdb_point_d1;
+
 typedef struct surfdb_window_stats {
   unsigned long long updates, records_read, outside_reads, bytes_resident;
 } surfdb_window_stats;
@@ -74,6 +82,7 @@ surfdb_status surfdb_verify(surfdb_database* db, unsigned long long* first_damag
 surfdb_status surfdb_binding_create(surfdb_database* db, unsigned window_u, unsigned window_v, surfdb_binding** out);
 void surfdb_binding_destroy(surfdb_binding* binding);
 surfdb_status surfdb_query(surfdb_binding* binding, double u, double v, surfdb_point* out);
+surfdb_status surfdb_query_d1(surfdb_binding* binding, double u, double v, surfdb_point_d1* out);
 /* Closest point to x; from the guess (u, v) when use_guess is non-zero, else a global search. */
 surfdb_status surfdb_project(surfdb_binding* binding, const double x[3], int use_guess, double u, double v,
                              surfdb_point* out, double* distance);

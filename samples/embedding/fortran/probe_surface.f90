@@ -7,6 +7,7 @@ program probe_surface
   character(len=4096) :: path, arg
   type(c_ptr) :: db, binding
   type(surfdb_point) :: q
+  type(surfdb_point_d1) :: d1
   real(c_double) :: u, v
   call get_command_argument(1, path)
   call get_command_argument(2, arg)
@@ -19,6 +20,9 @@ program probe_surface
   write (*, '(3es25.17)') q%p
   write (*, '(3es25.17)') q%n
   write (*, '(i0)') q%status
+  call surfdb_check(surfdb_query_d1(binding, u, v, d1))  ! the lighter answer: the same p and n
+  write (*, '(3es25.17)') d1%p
+  write (*, '(3es25.17)') d1%n
   call surfdb_binding_destroy(binding)
   call surfdb_close(db)
 end program

@@ -13,6 +13,13 @@ module surfdb
     integer(c_int) :: status, degenerate
   end type
 
+  ! surfdb_query_d1's lighter answer: point, first derivatives, unit normal.
+  type, bind(c) :: surfdb_point_d1
+    real(c_double) :: u, v
+    real(c_double) :: p(3), dp_du(3), dp_dv(3), n(3)
+    integer(c_int) :: status
+  end type
+
   ! Pose and velocities of a body, world axes, SI; rotation is row-major body to world.
   type, bind(c) :: surfdb_body_state
     real(c_double) :: r(3)
@@ -64,6 +71,12 @@ module surfdb
       type(c_ptr), value :: binding
       real(c_double), value :: u, v
       type(surfdb_point), intent(out) :: point
+    end function
+    integer(c_int) function surfdb_query_d1(binding, u, v, point) bind(c)
+      import :: c_int, c_ptr, c_double, surfdb_point_d1
+      type(c_ptr), value :: binding
+      real(c_double), value :: u, v
+      type(surfdb_point_d1), intent(out) :: point
     end function
     integer(c_int) function surfdb_contact_create(surface_i, mount_i, surface_j, mount_j, contact) bind(c)
       import :: c_int, c_ptr, surfdb_mount

@@ -1,7 +1,7 @@
-// The floor of any table lookup on this machine: the brief's "bilinear interpolation of 12
-// doubles" (point, normal, tangent, bitangent) read from the same mapped table at the same (u,v)
-// as a query, and nothing else: no window, no status, no periodic wrap or clamping, no
-// re-normalisation, no derivatives. Like a query it keeps the last cell's corners, so a path
+// The floor of any table lookup on this machine: bilinear interpolation of the point and the
+// normal (the least a D1-plus-normal answer reads; the brief's floor kernel reads 12 doubles)
+// from the same mapped table at the same (u,v) as a query, and nothing else: no window, no
+// status, no periodic wrap or clamping, no re-normalisation, no derivatives. Like a query it keeps the last cell's corners, so a path
 // reads a cell once. bench_query times it beside each query row, so each row also shows about
 // the largest speedup over OpenCASCADE that a lookup table could reach there.
 #pragma once
@@ -45,8 +45,8 @@ class BareTable {
       cell_j_ = j;
     }
     const double w[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b};
-    double f[12];
-    for (int m = 0; m < 12; ++m) f[m] = w[0] * c_[0][m] + w[1] * c_[1][m] + w[2] * c_[2][m] + w[3] * c_[3][m];
+    double f[6];
+    for (int m = 0; m < 6; ++m) f[m] = w[0] * c_[0][m] + w[1] * c_[1][m] + w[2] * c_[2][m] + w[3] * c_[3][m];
     return f[0] + f[5];
   }
 
@@ -68,7 +68,7 @@ class BareTable {
   std::vector<const std::uint8_t*> records_;  // by record number - 1
   std::uint64_t node_bytes_ = 0;
   double inv_du_ = 1 / h_.du, inv_dv_ = 1 / h_.dv;
-  double c_[4][12] = {};  // x y z nx ny nz tx ty tz bx by bz of the last cell's corners
+  double c_[4][6] = {};  // x y z nx ny nz of the last cell's corners
   std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
 };
 

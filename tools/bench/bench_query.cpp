@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
 
   // Each sequence twice on surfdb's side: query_d1 computes what OpenCASCADE's side does (point,
   // D1, normal), query the full answer a contact solver uses (adds the frame, the normal's
-  // derivatives and the curvatures). Beside them the floor: a bare bilinear lookup of 12 doubles
+  // derivatives and the curvatures). Beside them the floor: a bare bilinear lookup of point and normal
   // in the same table (bare_table.hpp), the most any table lookup reaches on that sequence.
   report.line("%-50s %9s %9s %8s %9s %8s %9s %8s", "queries (same face, same sequence)", "OCCT ns", "floor ns",
               "speedup", "d1 ns", "speedup", "full ns", "speedup");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 #include "surfdb/formats/columns.hpp"
 #include "surfdb/formats/scalar.hpp"
@@ -244,6 +245,43 @@ SurfaceD1 SurfaceBinding::query_d1(double u, double v, WindowPolicy policy) {
   interpolate_bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
   out.status = hit.status;
   return out;
+}
+
+void SurfaceBinding::prefetch(double u, double v) const {
+  if (!(u >= u_axis_.lo && u <= u_axis_.hi && v >= v_axis_.lo && v <= v_axis_.hi)) return;  // NaN too
+  const std::uint64_t i = std::min(static_cast<std::uint64_t>((u - u_axis_.lo) * u_axis_.inv_step), u_axis_.nodes - 2);
+  const std::uint64_t j = std::min(static_cast<std::uint64_t>((v - v_axis_.lo) * v_axis_.inv_step), v_axis_.nodes - 2);
+  const GridLine &line_u = u_lines_[i], &line_v = v_lines_[j];
+  const std::uint8_t* record = window_.resident({line_u.tile, line_v.tile});
+  if (!record) return;
+  // The corners in this record: all four unless the cell straddles records.
+  const std::uint8_t* first = record + node_offset(i, j);
+  const bool next_u = line_u.local + 1 < u_record_points_, next_v = line_v.local + 1 < v_record_points_;
+  prefetch_node(first);
+  if (next_u) prefetch_node(first + row_bytes_);
+  if (next_v) prefetch_node(first + node_bytes_);
+  if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_);
+}
+
+template <class Answer, class Query>
+void SurfaceBinding::query_each(std::span<const double> u, std::span<const double> v, std::span<Answer> out,
+                                Query one) {
+  if (u.size() != v.size() || u.size() != out.size())
+    throw std::invalid_argument("SurfaceBinding::query: u, v and the answers differ in length");
+  for (std::size_t k = 0; k < u.size(); ++k) {
+    if (k + kPrefetchAhead < u.size()) prefetch(u[k + kPrefetchAhead], v[k + kPrefetchAhead]);
+    out[k] = one(u[k], v[k]);
+  }
+}
+
+void SurfaceBinding::query(std::span<const double> u, std::span<const double> v, std::span<SurfacePoint> out,
+                           WindowPolicy policy) {
+  query_each(u, v, out, [&](double a, double b) { return query(a, b, policy); });
+}
+
+void SurfaceBinding::query_d1(std::span<const double> u, std::span<const double> v, std::span<SurfaceD1> out,
+                              WindowPolicy policy) {
+  query_each(u, v, out, [&](double a, double b) { return query_d1(a, b, policy); });
 }
 
 }  // namespace surfdb

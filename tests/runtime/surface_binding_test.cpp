@@ -213,3 +213,37 @@ TEST_CASE("query_d1 gives query's point, derivatives and normal bit for bit") {
   CHECK(light.query_d1(-0.1, 0.5).status == QueryStatus::outside_domain);
   CHECK(light.query_d1(std::nan(""), 0.5).status == QueryStatus::outside_domain);
 }
+
+TEST_CASE("a batch of queries answers as the queries one by one, and moves the window alike") {
+  // The batch calls prefetch the cells of the queries ahead; neither answers nor window moves may
+  // change. Hints on their own move nothing.
+  const auto db = paper_octant();
+  const double h = db->header().du, top = db->header().u1;
+  std::vector<double> u, v;
+  for (auto [a, b] : mixed_sequence(h, top)) u.push_back(a), v.push_back(b);
+  SurfaceBinding one(db, {5, 5}), batch(db, {5, 5}), batch_d1(db, {5, 5});
+  std::vector<SurfacePoint> answers(u.size());
+  std::vector<SurfaceD1> answers_d1(u.size());
+  batch.query(u, v, answers);
+  batch_d1.query_d1(u, v, answers_d1);
+  int differing = 0;
+  for (std::size_t k = 0; k < u.size(); ++k) {
+    const SurfacePoint a = one.query(u[k], v[k]);
+    const SurfaceD1& d = answers_d1[k];
+    differing += !same(a, answers[k]);
+    differing += !(a.status == d.status && a.u == d.u && a.v == d.v && a.p == d.p && a.dp_du == d.dp_du &&
+                   a.dp_dv == d.dp_dv && a.n == d.n);
+  }
+  CHECK(differing == 0);
+  CHECK(one.window().stats().updates > 10);
+  for (const SurfaceBinding* b : {&batch, &batch_d1}) {
+    CHECK(b->window().stats().updates == one.window().stats().updates);
+    CHECK(b->window().stats().records_read == one.window().stats().records_read);
+    CHECK(b->window().stats().outside_reads == one.window().stats().outside_reads);
+  }
+  const WindowStats before = one.window().stats();
+  for (double x : {-1.0, 0.3, 1.2, top, std::nan("")}) one.prefetch(x, 0.6);
+  CHECK(one.window().stats().updates == before.updates);
+  CHECK(one.window().stats().records_read == before.records_read);
+  CHECK_THROWS_AS(one.query_d1(u, std::span(v).first(3), answers_d1), std::invalid_argument);
+}

@@ -96,5 +96,9 @@ TEST_CASE("a damaged record is an error at query time, never used") {
   SurfaceBinding b(Database::open(dir / "o.sdb"), {1, 1});
   CHECK(b.query(0.05, 0.05).status == QueryStatus::valid);  // record (0, 0) is intact
   const double du = h.du;
+  const WindowStats before = b.window().stats();
+  CHECK_NOTHROW(b.prefetch(25 * du, 35 * du));  // a hint reads nothing: outside the window it is ignored
+  CHECK(b.window().stats().records_read == before.records_read);
+  CHECK(b.window().stats().outside_reads == before.outside_reads);
   CHECK_THROWS_WITH_AS(b.query(25 * du, 35 * du), doctest::Contains("data record 14 is damaged"), FormatError);
 }

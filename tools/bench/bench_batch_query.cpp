@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
       // Fresh outputs each run, as each Python call allocates its arrays.
       std::vector<double> u(n), v(n), p(3 * n), nn(3 * n), t(3 * n), b(3 * n), k1(n), k2(n);
       std::vector<std::uint8_t> status(n), degenerate(n);
+      constexpr std::size_t ahead = surfdb::SurfaceBinding::kPrefetchAhead;  // as the Python module does
       for (std::size_t i = 0; i < n; ++i) {
+        if (i + ahead < n) binding.prefetch(uv[2 * (i + ahead)], uv[2 * (i + ahead) + 1]);
         const surfdb::SurfacePoint s = binding.query(uv[2 * i], uv[2 * i + 1]);
         u[i] = s.u, v[i] = s.v, k1[i] = s.k1, k2[i] = s.k2;
         for (int c = 0; c < 3; ++c)

@@ -87,7 +87,11 @@ py::dict query(BindingHandle& h, const Doubles& u, const Doubles& v) {
   {
     py::gil_scoped_release released;
     std::lock_guard lock(h.busy);
-    for (py::ssize_t i = 0; i < u.size(); ++i) write(i, h.binding.query(ud[i], vd[i]));
+    constexpr py::ssize_t ahead = SurfaceBinding::kPrefetchAhead;
+    for (py::ssize_t i = 0; i < u.size(); ++i) {
+      if (i + ahead < u.size()) h.binding.prefetch(ud[i + ahead], vd[i + ahead]);
+      write(i, h.binding.query(ud[i], vd[i]));
+    }
   }
   return out.dict();
 }
@@ -104,7 +108,9 @@ py::dict query_d1(BindingHandle& h, const Doubles& u, const Doubles& v) {
   {
     py::gil_scoped_release released;
     std::lock_guard lock(h.busy);
+    constexpr py::ssize_t ahead = SurfaceBinding::kPrefetchAhead;
     for (py::ssize_t i = 0; i < u.size(); ++i) {
+      if (i + ahead < u.size()) h.binding.prefetch(ud[i + ahead], vd[i + ahead]);
       const SurfaceD1 q = h.binding.query_d1(ud[i], vd[i]);
       uw[i] = q.u, vw[i] = q.v, sw[i] = static_cast<std::uint8_t>(q.status);
       for (int c = 0; c < 3; ++c)

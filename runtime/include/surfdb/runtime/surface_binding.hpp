@@ -39,6 +39,23 @@ class SurfaceBinding {
   /// renderer, a comparison with a CAD kernel's D1). Same rules for status, window and errors.
   SurfaceD1 query_d1(double u, double v, WindowPolicy policy = WindowPolicy::follow);
 
+  /// The same answers as the calls above for each (u[k], v[k]) in turn, into out[k], with the same
+  /// window moves. While one is computed the corners of the cell some queries ahead are requested
+  /// from memory (prefetch below), so that at random over a large table the misses overlap instead
+  /// of following one another. Throws std::invalid_argument when the spans differ in length.
+  void query(std::span<const double> u, std::span<const double> v, std::span<SurfacePoint> out,
+             WindowPolicy policy = WindowPolicy::follow);
+  void query_d1(std::span<const double> u, std::span<const double> v, std::span<SurfaceD1> out,
+                WindowPolicy policy = WindowPolicy::follow);
+
+  /// A hint that a query at (u,v) comes soon: requests the corners of its cell from memory when
+  /// they lie in the window's records, and does nothing else (no window move, no record read or
+  /// verified, no error).
+  void prefetch(double u, double v) const;
+  /// How many queries ahead a loop should hint, as the span calls above do. At random over a
+  /// 152 MB table anything from 4 to 32 gave the same: 0.6 times the time of plain queries.
+  static constexpr std::size_t kPrefetchAhead = 8;
+
   const Database& database() const { return *db_; }
   StorageWindow& window() { return window_; }
   const StorageWindow& window() const { return window_; }
@@ -67,6 +84,8 @@ class SurfaceBinding {
   /// Prefetches the two corners the next cell along (step_u, step_v) adds to this one's, when they
   /// lie in the record of `first` (this cell's corner 0, node (li, lj) of that record).
   void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, int step_u, int step_v) const;
+  template <class Answer, class Query>
+  void query_each(std::span<const double> u, std::span<const double> v, std::span<Answer> out, Query one);
 
   std::shared_ptr<const Database> db_;
   StorageWindow window_;

@@ -123,6 +123,11 @@ surfdb_status surfdb_query_d1(surfdb_binding* binding, double u, double v, surfd
   return guarded([&] { fill(binding->binding.query_d1(u, v), out); });
 }
 
+void surfdb_prefetch(const surfdb_binding* binding, double u, double v) {
+  static_assert(SURFDB_PREFETCH_AHEAD == surfdb::SurfaceBinding::kPrefetchAhead);
+  if (binding) binding->binding.prefetch(u, v);
+}
+
 surfdb_status surfdb_project(surfdb_binding* binding, const double x[3], int use_guess, double u, double v,
                              surfdb_point* out, double* distance) {
   if (!binding || !x || !out || !distance) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_project: null argument");

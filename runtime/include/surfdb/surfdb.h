@@ -83,6 +83,11 @@ surfdb_status surfdb_binding_create(surfdb_database* db, unsigned window_u, unsi
 void surfdb_binding_destroy(surfdb_binding* binding);
 surfdb_status surfdb_query(surfdb_binding* binding, double u, double v, surfdb_point* out);
 surfdb_status surfdb_query_d1(surfdb_binding* binding, double u, double v, surfdb_point_d1* out);
+/* A hint that a query at (u, v) comes soon: its cell's corners are requested from memory when they
+ * lie in the window; nothing else happens. A loop over many points at random gains most by hinting
+ * SURFDB_PREFETCH_AHEAD points ahead. */
+#define SURFDB_PREFETCH_AHEAD 8
+void surfdb_prefetch(const surfdb_binding* binding, double u, double v);
 /* Closest point to x; from the guess (u, v) when use_guess is non-zero, else a global search. */
 surfdb_status surfdb_project(surfdb_binding* binding, const double x[3], int use_guess, double u, double v,
                              surfdb_point* out, double* distance);

@@ -20,6 +20,7 @@ program probe_surface
   write (*, '(3es25.17)') q%p
   write (*, '(3es25.17)') q%n
   write (*, '(i0)') q%status
+  call surfdb_prefetch(binding, u, v)  ! a hint only: the answers below are the same
   call surfdb_check(surfdb_query_d1(binding, u, v, d1))  ! the lighter answer: the same p and n
   write (*, '(3es25.17)') d1%p
   write (*, '(3es25.17)') d1%n

@@ -72,6 +72,12 @@ module surfdb
       real(c_double), value :: u, v
       type(surfdb_point), intent(out) :: point
     end function
+    ! A hint that a query at (u, v) comes soon (loops over many points: hint 8 points ahead).
+    subroutine surfdb_prefetch(binding, u, v) bind(c)
+      import :: c_ptr, c_double
+      type(c_ptr), value :: binding
+      real(c_double), value :: u, v
+    end subroutine
     integer(c_int) function surfdb_query_d1(binding, u, v, point) bind(c)
       import :: c_int, c_ptr, c_double, surfdb_point_d1
       type(c_ptr), value :: binding

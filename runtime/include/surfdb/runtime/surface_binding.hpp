@@ -103,6 +103,8 @@ class SurfaceBinding {
   double cell_fu_ = std::numeric_limits<double>::quiet_NaN(), cell_fv_ = cell_fu_;  // the same as doubles
   RecordIndex cell_record_{};  // the record holding node (cell_i_, cell_j_)
   QueryStatus cell_status_ = QueryStatus::valid;  // valid or invalid_cell
+  // The cell prefetch() hinted last (as doubles, NaN for none): a hint's memo, not an answer's.
+  mutable double hinted_fu_ = std::numeric_limits<double>::quiet_NaN(), hinted_fv_ = hinted_fu_;
   // The last answer and where it was asked: a Newton solver starts each solve where the last one
   // ended. NaN until a query has succeeded.
   SurfacePoint last_{};

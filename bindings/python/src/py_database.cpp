@@ -79,44 +79,42 @@ struct PointArrays {
   }
 };
 
+// Calls answer(i, ud[i], vd[i]) for every point, with the GIL released and the binding held, each
+// query hinted kPrefetchAhead points before it comes (random points then overlap their misses).
+template <class Answer>
+void for_each_point(BindingHandle& h, const Doubles& u, const Doubles& v, const char* what, Answer answer) {
+  if (shape_of(u) != shape_of(v)) throw std::invalid_argument(std::string(what) + ": u and v must have the same shape");
+  const double *ud = u.data(), *vd = v.data();
+  const py::ssize_t count = u.size();
+  py::gil_scoped_release released;
+  std::lock_guard lock(h.busy);
+  constexpr py::ssize_t ahead = SurfaceBinding::kPrefetchAhead;
+  for (py::ssize_t i = 0; i < count; ++i) {
+    if (i + ahead < count) h.binding.prefetch(ud[i + ahead], vd[i + ahead]);
+    answer(i, ud[i], vd[i]);
+  }
+}
+
 py::dict query(BindingHandle& h, const Doubles& u, const Doubles& v) {
-  if (shape_of(u) != shape_of(v)) throw std::invalid_argument("query: u and v must have the same shape");
   PointArrays out(shape_of(u));
   const auto write = out.writer();
-  const double *ud = u.data(), *vd = v.data();
-  {
-    py::gil_scoped_release released;
-    std::lock_guard lock(h.busy);
-    constexpr py::ssize_t ahead = SurfaceBinding::kPrefetchAhead;
-    for (py::ssize_t i = 0; i < u.size(); ++i) {
-      if (i + ahead < u.size()) h.binding.prefetch(ud[i + ahead], vd[i + ahead]);
-      write(i, h.binding.query(ud[i], vd[i]));
-    }
-  }
+  for_each_point(h, u, v, "query", [&](py::ssize_t i, double ui, double vi) { write(i, h.binding.query(ui, vi)); });
   return out.dict();
 }
 
 py::dict query_d1(BindingHandle& h, const Doubles& u, const Doubles& v) {
-  if (shape_of(u) != shape_of(v)) throw std::invalid_argument("query_d1: u and v must have the same shape");
   const Shape s = shape_of(u);
   Doubles uo(s), vo(s), p(with_three(s)), dp_du(with_three(s)), dp_dv(with_three(s)), n(with_three(s));
   py::array_t<std::uint8_t> status(s);
   double *uw = uo.mutable_data(), *vw = vo.mutable_data(), *pw = p.mutable_data(), *uw3 = dp_du.mutable_data(),
          *vw3 = dp_dv.mutable_data(), *nw = n.mutable_data();
   std::uint8_t* sw = status.mutable_data();
-  const double *ud = u.data(), *vd = v.data();
-  {
-    py::gil_scoped_release released;
-    std::lock_guard lock(h.busy);
-    constexpr py::ssize_t ahead = SurfaceBinding::kPrefetchAhead;
-    for (py::ssize_t i = 0; i < u.size(); ++i) {
-      if (i + ahead < u.size()) h.binding.prefetch(ud[i + ahead], vd[i + ahead]);
-      const SurfaceD1 q = h.binding.query_d1(ud[i], vd[i]);
-      uw[i] = q.u, vw[i] = q.v, sw[i] = static_cast<std::uint8_t>(q.status);
-      for (int c = 0; c < 3; ++c)
-        pw[3 * i + c] = q.p[c], uw3[3 * i + c] = q.dp_du[c], vw3[3 * i + c] = q.dp_dv[c], nw[3 * i + c] = q.n[c];
-    }
-  }
+  for_each_point(h, u, v, "query_d1", [&](py::ssize_t i, double ui, double vi) {
+    const SurfaceD1 q = h.binding.query_d1(ui, vi);
+    uw[i] = q.u, vw[i] = q.v, sw[i] = static_cast<std::uint8_t>(q.status);
+    for (int c = 0; c < 3; ++c)
+      pw[3 * i + c] = q.p[c], uw3[3 * i + c] = q.dp_du[c], vw3[3 * i + c] = q.dp_dv[c], nw[3 * i + c] = q.n[c];
+  });
   py::dict d;
   d["u"] = uo, d["v"] = vo, d["p"] = p, d["dp_du"] = dp_du, d["dp_dv"] = dp_dv, d["n"] = n, d["status"] = status;
   return d;

@@ -1,17 +1,18 @@
 // The floor of any table lookup on this machine: bilinear interpolation of the point and the
 // normal (the least a D1-plus-normal answer reads; the brief's floor kernel reads 12 doubles)
 // from the same mapped table at the same (u,v) as a query, and nothing else: no window, no
-// status, no periodic wrap or clamping, no re-normalisation, no derivatives. Like a query it keeps the last cell's corners, so a path
-// reads a cell once. bench_query times it beside each query row, so each row also shows about
-// the largest speedup over OpenCASCADE that a lookup table could reach there.
+// status, no periodic wrap or clamping, no re-normalisation, no derivatives. Like a query it
+// keeps the last cell's corners, so a path reads a cell once. bench_query times it beside each
+// query row, so each row also shows about the largest speedup over OpenCASCADE that a lookup
+// table could reach there.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
-#include "surfdb/formats/columns.hpp"
 #include "surfdb/runtime/database.hpp"
 
 namespace surfdb::bench {

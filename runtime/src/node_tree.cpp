@@ -30,7 +30,7 @@ struct NodeTree::Impl {
   std::vector<double> derivatives;  // dp/du, dp/dv of node k at 6k: differences to the next node
   std::unique_ptr<Tree> tree;
   Header header;
-  std::uint64_t v_points = 0, stride = 1;
+  std::uint64_t stride = 1;  // every stride-th grid node along u and v is in the tree
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
   double radius = 0;
 };
@@ -45,7 +45,6 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
             cz = column_offset(h, Column::z), cf = column_offset(h, Column::flags);
   std::shared_ptr<NodeTree> tree(new NodeTree());
   Impl& d = *tree->impl_;
-  d.v_points = l.v_points;
   d.header = h;
   const auto value = [&](const std::uint8_t* node, int column) { return load_scalar(node, l.scalar_bytes, column); };
   // A node's point, read through db.record: a neighbour may lie in another record than the one
@@ -105,7 +104,7 @@ Eigen::Vector3d NodeTree::point(std::size_t k) const {
   return {x[0], x[1], x[2]};
 }
 NodeIndex NodeTree::node(std::size_t k) const {
-  return {impl_->points.node[k] / impl_->v_points, impl_->points.node[k] % impl_->v_points};
+  return {impl_->points.node[k] / impl_->header.layout.v_points, impl_->points.node[k] % impl_->header.layout.v_points};
 }
 const Eigen::Vector3d& NodeTree::bounding_centre() const { return impl_->centre; }
 double NodeTree::bounding_radius() const { return impl_->radius; }

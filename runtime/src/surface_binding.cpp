@@ -139,38 +139,29 @@ void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
   // with it (a path enters one): those move to their new places, from the far side of the last
   // cell to the near side of this one, and only the other two are read.
   CellValues& c = cell_.corners;
-  int kept_from[4] = {-1, -1, -1, -1};  // corner k of the last cell that is corner k of this one
-  bool kept[4] = {false, false, false, false};
+  int kept_from[4] = {-1, -1, -1, -1};  // the corner of the last cell that is corner k of this one
   for (int k = 0; from_neighbour && k < 4; ++k) {
     const int u = (k & 1) + step_u, v = (k >> 1) + step_v;  // the same node as a corner of the last cell
-    if (u < 0 || u > 1 || v < 0 || v > 1) continue;
-    kept_from[k] = u + 2 * v;
-    kept[k] = true;
+    if (u >= 0 && u <= 1 && v >= 0 && v <= 1) kept_from[k] = u + 2 * v;
   }
   // A cell inside one record (all but those on a record's last row or column) has its corners at
   // fixed strides from the first; a cell straddling records reads each from its own.
   const GridLine &line_u = u_lines_[i0], &line_v = v_lines_[j0];
   const bool one_record = line_u.local + 1 < u_record_points_ && line_v.local + 1 < v_record_points_;
   const std::uint8_t* first = one_record ? window_.record({line_u.tile, line_v.tile}) + node_offset(i0, j0) : nullptr;
-  if (one_record && !from_neighbour) [[likely]] {  // a jump (random access): the general case below, unrolled
-    const std::uint8_t* read[4] = {first, first + row_bytes_, first + node_bytes_, first + row_bytes_ + node_bytes_};
-    for (const std::uint8_t* node : read) prefetch_node(node);
-    for (int k = 0; k < 4; ++k) gather(read[k], c[k]);
-  } else {
-    const std::uint8_t* read[4] = {};
-    for (int k = 0; k < 4; ++k) {
-      if (kept[k]) continue;
-      const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
-      read[k] = one_record ? first + (k & 1) * row_bytes_ + (k >> 1) * node_bytes_
-                           : window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
-    }
-    for (int k = 0; k < 4; ++k)
-      if (read[k]) prefetch_node(read[k]);  // the misses in flight at once, before anything else
-    for (int k = 0; k < 4; ++k)  // no move overwrites a source: they all go from far side to near
-      if (kept[k]) std::memcpy(c[k], c[kept_from[k]], sizeof c[0]);
-    for (int k = 0; k < 4; ++k)
-      if (read[k]) gather(read[k], c[k]);
+  const std::uint8_t* read[4] = {};
+  for (int k = 0; k < 4; ++k) {
+    if (kept_from[k] >= 0) continue;
+    const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
+    read[k] = one_record ? first + (k & 1) * row_bytes_ + (k >> 1) * node_bytes_
+                         : window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
   }
+  for (const std::uint8_t* node : read)
+    if (node) prefetch_node(node);  // the misses in flight at once, before anything else
+  for (int k = 0; k < 4; ++k)  // no move overwrites a source: they all go from far side to near
+    if (kept_from[k] >= 0) std::memcpy(c[k], c[kept_from[k]], sizeof c[0]);
+  for (int k = 0; k < 4; ++k)
+    if (read[k]) gather(read[k], c[k]);
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   make_bilinear_cell(cell_);
   // A path goes on into the next neighbour the same way: fetch the two corners that cell will read.
@@ -249,19 +240,17 @@ SurfaceD1 SurfaceBinding::query_d1(double u, double v, WindowPolicy policy) {
 
 void SurfaceBinding::prefetch(double u, double v) const {
   // The cell hinted last: on a path most hints fall in it again, and those cost two subtractions.
-  const double fu = (u - u_axis_.lo) * u_axis_.inv_step, fv = (v - v_axis_.lo) * v_axis_.inv_step;
-  const double a = fu - hinted_fu_, b = fv - hinted_fv_;
+  const double a = (u - u_axis_.lo) * u_axis_.inv_step - hinted_fu_, b = (v - v_axis_.lo) * v_axis_.inv_step - hinted_fv_;
   if (a >= 0 && a < 1 && b >= 0 && b < 1) return;
-  if (!(u >= u_axis_.lo && u <= u_axis_.hi && v >= v_axis_.lo && v <= v_axis_.hi)) return;  // NaN too
-  const std::uint64_t i = std::min(static_cast<std::uint64_t>(fu), u_axis_.nodes - 2);
-  const std::uint64_t j = std::min(static_cast<std::uint64_t>(fv), v_axis_.nodes - 2);
-  const GridLine &line_u = u_lines_[i], &line_v = v_lines_[j];
+  const AxisHit hu = locate(u, u_axis_), hv = locate(v, v_axis_);
+  if (hu.outside || hv.outside) return;
+  const GridLine &line_u = u_lines_[hu.cell], &line_v = v_lines_[hv.cell];
   const std::uint8_t* record = window_.resident({line_u.tile, line_v.tile});
   if (!record) return;
-  hinted_fu_ = static_cast<double>(i);
-  hinted_fv_ = static_cast<double>(j);
+  hinted_fu_ = static_cast<double>(hu.cell);
+  hinted_fv_ = static_cast<double>(hv.cell);
   // The corners in this record: all four unless the cell straddles records.
-  const std::uint8_t* first = record + node_offset(i, j);
+  const std::uint8_t* first = record + node_offset(hu.cell, hv.cell);
   const bool next_u = line_u.local + 1 < u_record_points_, next_v = line_v.local + 1 < v_record_points_;
   prefetch_node(first);
   if (next_u) prefetch_node(first + row_bytes_);

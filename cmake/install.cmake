@@ -1,16 +1,17 @@
 # Install rules and the CMake package: find_package(surfdb CONFIG REQUIRED) gives surfdb::formats,
-# surfdb::runtime (no OpenCASCADE) and surfdb::surfdb (the offline toolchain). A pkg-config file
-# serves non-CMake users of the runtime.
+# the runtime's layers surfdb::table, surfdb::contact, surfdb::multibody and the C API surfdb::c
+# (none of them OpenCASCADE; surfdb::runtime is all four) and surfdb::libsurfdb (the offline
+# toolchain). A pkg-config file serves non-CMake users of the C API.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS surfdb_formats surfdb_runtime surfdb_offline
+install(TARGETS surfdb_formats surfdb_table surfdb_contact surfdb_multibody surfdb_c surfdb_runtime libsurfdb
   EXPORT surfdbTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS surfdb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(part formats libsurfdb runtime)
+foreach(part formats libsurfdb runtime/table runtime/contact runtime/multibody runtime/c_api)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 

@@ -8,7 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 packages=(
-  build-essential gfortran clang-14 libclang-rt-14-dev cmake ninja-build ccache pkg-config git
+  build-essential gfortran clang-14 libclang-rt-14-dev libomp-14-dev cmake ninja-build ccache pkg-config git
   libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev
   libocct-data-exchange-dev libtbb-dev  # OCCT's CMake targets name libtbb.so
   libboost-dev libeigen3-dev libspdlog-dev libfmt-dev

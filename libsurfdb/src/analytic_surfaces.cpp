@@ -1,4 +1,4 @@
-#include "surfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
 
 #include <cmath>
 #include <numbers>

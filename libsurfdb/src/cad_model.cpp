@@ -1,4 +1,4 @@
-#include "surfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
 
 #include <BRepAdaptor_Surface.hxx>
 #include <BRepBuilderAPI_MakeFace.hxx>

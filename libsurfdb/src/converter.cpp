@@ -1,4 +1,4 @@
-#include "surfdb/converter.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "surfdb/formats/record_file_writer.hpp"
-#include "surfdb/node_geometry.hpp"
+#include "surfdb/libsurfdb/node_geometry.hpp"
 
 namespace surfdb {
 namespace {

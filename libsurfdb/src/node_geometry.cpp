@@ -1,4 +1,4 @@
-#include "surfdb/node_geometry.hpp"
+#include "surfdb/libsurfdb/node_geometry.hpp"
 
 #include <Eigen/Geometry>
 #include <algorithm>

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <vector>
 
-#include "surfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
 
 namespace surfdb {
 namespace {

@@ -5,7 +5,7 @@
 #include <BRepAdaptor_Surface.hxx>
 #include <TopoDS_Face.hxx>
 
-#include "surfdb/surface_source.hpp"
+#include "surfdb/libsurfdb/surface_source.hpp"
 
 namespace surfdb {
 

@@ -15,8 +15,8 @@
 #include "../support/node_values.hpp"
 #include "../support/occt_faces.hpp"
 #include "../support/temp_dir.hpp"
-#include "surfdb/cad_model.hpp"
-#include "surfdb/converter.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
 
 using namespace surfdb;
 using namespace surfdb::test;

@@ -1,5 +1,5 @@
 // Loading CAD and NURBS-text files, and the errors bad input gets.
-#include "surfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
 
 #include <BRepAdaptor_Surface.hxx>
 #include <doctest/doctest.h>

@@ -7,8 +7,8 @@
 #include "../support/file_bytes.hpp"
 #include "../support/node_values.hpp"
 #include "../support/temp_dir.hpp"
-#include "surfdb/analytic_surfaces.hpp"
-#include "surfdb/converter.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
 #include "surfdb/formats/error.hpp"
 
 using namespace surfdb;

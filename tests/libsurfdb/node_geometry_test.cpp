@@ -1,10 +1,10 @@
-#include "surfdb/node_geometry.hpp"
+#include "surfdb/libsurfdb/node_geometry.hpp"
 
 #include <doctest/doctest.h>
 
 #include <numbers>
 
-#include "surfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
 
 using namespace surfdb;
 using doctest::Approx;

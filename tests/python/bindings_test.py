@@ -2,7 +2,7 @@
 17 digits, so equal means bit-identical), the C API through ctypes, the closed-form sphere, and
 the command's own conversion (byte-identical files).
 
-Usage: bindings_test.py PATH/TO/surfdb PATH/TO/libsurfdb_runtime.so SOURCE_DIR   (PYTHONPATH=build/python)
+Usage: bindings_test.py PATH/TO/surfdb PATH/TO/libsurfdb_c.so SOURCE_DIR   (PYTHONPATH=build/python)
 """
 import ctypes
 import math

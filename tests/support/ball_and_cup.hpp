@@ -7,10 +7,10 @@
 #include <memory>
 #include <numbers>
 
-#include "surfdb/analytic_surfaces.hpp"
-#include "surfdb/converter.hpp"
-#include "surfdb/runtime/body_state.hpp"
-#include "surfdb/runtime/database.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
+#include "surfdb/contact/body_state.hpp"
+#include "surfdb/table/database.hpp"
 #include "temp_dir.hpp"
 
 namespace surfdb::test {

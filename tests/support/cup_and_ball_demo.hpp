@@ -1,10 +1,11 @@
-// The paper's demonstration (000 §6, brief §5): the slider-crank carrying the cup, and the marble
-// ball dropped into it, with the contact either on the 999 x 999 lookup tables or analytic.
+// The paper's demonstration (Pereira, Ramalho and Ambrósio 2011, §6): the slider-crank carrying the
+// cup, and the marble ball dropped into it, with the contact either on the 999 x 999 lookup tables
+// or analytic.
 #pragma once
 
 #include "ball_and_cup.hpp"
 #include "slider_crank.hpp"
-#include "surfdb/runtime/simulation.hpp"
+#include "surfdb/multibody/simulation.hpp"
 
 namespace surfdb::test {
 
@@ -26,20 +27,20 @@ inline std::vector<double> cup_and_ball_initial_state() {
 }
 
 /// The ball-cup contact; the cup's sphere is centred on the cup body's reference point.
-inline ContactPair ball_cup_contact(bool tables, NormalLaw law) {
-  ContactPair pair{.name = "ball-cup", .body_i = kBallBody, .body_j = kCupBody, .detector = AnalyticContact{}};
+inline ContactSpec ball_cup_contact(bool tables, NormalLaw law) {
+  ContactSpec c{.name = "ball-cup", .surface_i = "ball", .surface_j = "cup", .body_i = kBallBody, .body_j = kCupBody};
   if (tables) {
     const BallAndCup& t = ball_and_cup();
-    pair.detector.emplace<FreeformContact>(t.ball, t.mount, t.cup, t.mount);
+    c.geometry = FreeformSurfaces{t.ball, t.cup, t.mount, t.mount, {}};
   } else {
     AnalyticContact a;
     a.shape = AnalyticContact::Shape::cavity;
     a.sphere = {Eigen::Vector3d::Zero(), 0.010};
     a.other = {Eigen::Vector3d::Zero(), 0.050};
-    pair.detector = a;
+    c.geometry = a;
   }
-  pair.law = law;
-  return pair;
+  c.law = law;
+  return c;
 }
 
 }  // namespace surfdb::test

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "surfdb/formats/scalar.hpp"
-#include "surfdb/runtime/database.hpp"
+#include "surfdb/table/database.hpp"
 
 namespace surfdb::test {
 

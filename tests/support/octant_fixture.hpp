@@ -6,9 +6,9 @@
 #include <cmath>
 #include <memory>
 
-#include "surfdb/analytic_surfaces.hpp"
-#include "surfdb/converter.hpp"
-#include "surfdb/runtime/database.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
+#include "surfdb/table/database.hpp"
 #include "temp_dir.hpp"
 
 namespace surfdb::test {

@@ -5,8 +5,8 @@
 
 #include <Eigen/Geometry>
 
-#include "surfdb/runtime/multibody_model.hpp"
-#include "surfdb/runtime/multibody_state.hpp"
+#include "surfdb/multibody/multibody_model.hpp"
+#include "surfdb/multibody/multibody_state.hpp"
 
 namespace surfdb::test {
 

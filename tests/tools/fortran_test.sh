@@ -11,7 +11,7 @@ trap 'rm -rf "$dir"' EXIT
 if ! command -v gfortran >/dev/null; then echo "gfortran missing"; exit 1; fi
 cd "$dir"
 # shellcheck disable=SC2086
-gfortran ${SURFDB_EXAMPLE_FLAGS:-} -J "$dir" "$source/samples/embedding/fortran/surfdb.f90" "$source/samples/embedding/fortran/probe_surface.f90" -L "$libdir" -lsurfdb_runtime -Wl,-rpath,"$libdir" -o probe
+gfortran ${SURFDB_EXAMPLE_FLAGS:-} -J "$dir" "$source/samples/embedding/fortran/surfdb.f90" "$source/samples/embedding/fortran/probe_surface.f90" -L "$libdir" -lsurfdb_c -Wl,-rpath,"$libdir" -o probe
 "$surfdb" convert --analytic octant --grid 200x200 --record 16x16 -o octant.sdb 2>/dev/null
 ./probe octant.sdb 0.3 0.9 >fortran.txt
 "$surfdb" query octant.sdb --uv 0.3 0.9 | sed -n 2p >cpp.txt

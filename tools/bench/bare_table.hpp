@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "surfdb/runtime/database.hpp"
+#include "surfdb/table/database.hpp"
 
 namespace surfdb::bench {
 

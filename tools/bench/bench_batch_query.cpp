@@ -9,7 +9,7 @@
 #include <fstream>
 #include <vector>
 
-#include "surfdb/runtime/surface_binding.hpp"
+#include "surfdb/table/surface_binding.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

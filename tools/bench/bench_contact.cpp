@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "surfdb/analytic_surfaces.hpp"
-#include "surfdb/converter.hpp"
-#include "surfdb/runtime/contact_newton.hpp"
-#include "surfdb/runtime/force_laws.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
+#include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/contact/force_laws.hpp"
 
 using namespace surfdb;
 using namespace surfdb::bench;

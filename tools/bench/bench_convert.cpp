@@ -12,9 +12,9 @@
 #include <thread>
 
 #include "bench_support.hpp"
-#include "surfdb/cad_model.hpp"
-#include "surfdb/converter.hpp"
-#include "surfdb/runtime/database.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
+#include "surfdb/table/database.hpp"
 
 using namespace surfdb;
 using namespace surfdb::bench;

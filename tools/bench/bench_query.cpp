@@ -14,10 +14,10 @@
 
 #include "bare_table.hpp"
 #include "bench_support.hpp"
-#include "surfdb/analytic_surfaces.hpp"
-#include "surfdb/cad_model.hpp"
-#include "surfdb/converter.hpp"
-#include "surfdb/runtime/projection.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
+#include "surfdb/table/projection.hpp"
 
 using namespace surfdb;
 using namespace surfdb::bench;

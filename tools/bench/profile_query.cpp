@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "bare_table.hpp"
-#include "surfdb/runtime/projection.hpp"
-#include "surfdb/runtime/surface_binding.hpp"
+#include "surfdb/table/projection.hpp"
+#include "surfdb/table/surface_binding.hpp"
 
 int main(int argc, char** argv) {
   const std::string sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";

@@ -10,9 +10,9 @@
 #include "log.hpp"
 #include "number_format.hpp"
 #include "progress_bar.hpp"
-#include "surfdb/analytic_surfaces.hpp"
-#include "surfdb/cad_model.hpp"
-#include "surfdb/converter.hpp"
+#include "surfdb/libsurfdb/analytic_surfaces.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
 
 namespace surfdb::cli {
 namespace {

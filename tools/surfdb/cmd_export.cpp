@@ -8,7 +8,7 @@
 #include "number_format.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/formats/scalar.hpp"
-#include "surfdb/runtime/database.hpp"
+#include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {
 namespace {

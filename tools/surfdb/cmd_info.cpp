@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "surfdb/runtime/database.hpp"
+#include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {
 namespace {

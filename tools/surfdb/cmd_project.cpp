@@ -4,7 +4,7 @@
 #include "batch_input.hpp"
 #include "commands.hpp"
 #include "point_rows.hpp"
-#include "surfdb/runtime/projection.hpp"
+#include "surfdb/table/projection.hpp"
 
 namespace surfdb::cli {
 namespace {
@@ -19,7 +19,6 @@ void run(const ProjectArgs& a) {
   if (a.xyz.empty() == a.batch.empty()) throw std::invalid_argument("give either --xyz X Y Z or --batch PATH|-");
   const auto db = Database::open(a.file);
   SurfaceBinding binding(db);
-  std::shared_ptr<const NodeTree> tree;  // built on the first global search only
   std::optional<std::pair<double, double>> warm;
   if (!a.guess.empty()) warm = std::pair{a.guess[0], a.guess[1]};
   const auto solve = [&](const Eigen::Vector3d& x) {
@@ -27,8 +26,7 @@ void run(const ProjectArgs& a) {
       const Projection p = project_local(binding, x, warm->first, warm->second);
       if (p.converged && p.point.status == QueryStatus::valid) return p;
     }
-    if (!tree) tree = NodeTree::build(*db);
-    return project_global(binding, *tree, x);
+    return project_global(binding, db->node_tree(), x);  // the tree is built on the first call
   };
   if (!a.json) print_point_header(true);
   const auto emit = [&](const Eigen::Vector3d& x) {

@@ -4,7 +4,7 @@
 #include "batch_input.hpp"
 #include "commands.hpp"
 #include "point_rows.hpp"
-#include "surfdb/runtime/surface_binding.hpp"
+#include "surfdb/table/surface_binding.hpp"
 
 namespace surfdb::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "number_format.hpp"
-#include "surfdb/runtime/surface_point.hpp"
+#include "surfdb/table/surface_point.hpp"
 
 namespace surfdb::cli {
 

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "surfdb/runtime/database.hpp"
-#include "surfdb/runtime/surface_binding.hpp"
+#include "surfdb/table/database.hpp"
+#include "surfdb/table/surface_binding.hpp"
 
 namespace surfdb::python {
 

@@ -2,9 +2,9 @@
 // package surfdb/__init__.py re-exports it with the result types.
 #include "bindings.hpp"
 
-#include "surfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
 #include "surfdb/formats/error.hpp"
-#include "surfdb/node_geometry.hpp"
+#include "surfdb/libsurfdb/node_geometry.hpp"
 
 namespace py = pybind11;
 

@@ -4,7 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
-#include "surfdb/runtime/contact_newton.hpp"
+#include "surfdb/contact/contact_newton.hpp"
 
 namespace py = pybind11;
 

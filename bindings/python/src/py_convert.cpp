@@ -5,8 +5,8 @@
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
-#include "surfdb/cad_model.hpp"
-#include "surfdb/converter.hpp"
+#include "surfdb/libsurfdb/cad_model.hpp"
+#include "surfdb/libsurfdb/converter.hpp"
 
 namespace py = pybind11;
 

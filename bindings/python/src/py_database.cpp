@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "bindings.hpp"
-#include "surfdb/runtime/projection.hpp"
+#include "surfdb/table/projection.hpp"
 
 namespace py = pybind11;
 
@@ -18,17 +18,10 @@ namespace {
 using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
 using Shape = std::vector<py::ssize_t>;
 
-// The read-only model: a mapped database and, built on the first global projection, its k-d tree.
+// The read-only model: a mapped database (its node tree built on the first global projection).
 struct DatabaseHandle {
   explicit DatabaseHandle(std::shared_ptr<const Database> d) : db(std::move(d)) {}
   std::shared_ptr<const Database> db;
-  std::once_flag tree_once;
-  std::shared_ptr<const NodeTree> tree;
-
-  const NodeTree& node_tree() {
-    std::call_once(tree_once, [&] { tree = NodeTree::build(*db); });
-    return *tree;
-  }
 };
 
 // Per-body data: one storage window. The mutex makes concurrent Python threads on one binding
@@ -143,7 +136,7 @@ py::dict project(BindingHandle& h, const Doubles& points, std::optional<std::pai
       std::optional<Projection> p;
       if (guess) p = project_local(h.binding, xi, guess->first, guess->second);
       if (!p || !p->converged || p->point.status != QueryStatus::valid)
-        p = project_global(h.binding, h.owner->node_tree(), xi);
+        p = project_global(h.binding, h.owner->db->node_tree(), xi);
       guess = std::pair{p->point.u, p->point.v};
       write(i, p->point);
       dist[i] = p->distance;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <surfdb/runtime/contact_newton.hpp>
+#include <surfdb/contact/contact_newton.hpp>
 
 int main(int argc, char** argv) {
   if (argc != 3) {

@@ -3,7 +3,7 @@
 // Usage: probe_surface FILE.sdb
 #include <cstdio>
 #include <exception>
-#include <surfdb/runtime/projection.hpp>
+#include <surfdb/table/projection.hpp>
 
 int main(int argc, char** argv) {
   if (argc != 2) {

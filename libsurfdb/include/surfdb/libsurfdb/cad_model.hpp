@@ -1,0 +1,45 @@
+// CAD input: a STEP, IGES, BREP or NURBS-text file loaded once, its faces numbered 1..F in the
+// order of TopExp::MapShapes(shape, TopAbs_FACE). No OpenCASCADE type crosses this header.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "surfdb/libsurfdb/surface_source.hpp"
+
+namespace surfdb {
+
+/// The CAD file cannot be used: missing, unreadable, not understood, no faces, bad face index.
+class CadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct FaceInfo {
+  std::uint32_t index = 0;   // 1-based
+  std::string surface_type;  // "Plane", "BSplineSurface", ...
+  ParamBounds bounds;        // BRepTools::UVBounds, with periods where the face closes
+  FaceOrientation orientation = FaceOrientation::forward;
+  double area = 0;           // square length units
+};
+
+class CadModel {
+ public:
+  /// Reads the file with OpenCASCADE's plain readers at default settings, chosen by extension:
+  /// .step/.stp, .igs/.iges, .brep/.brp, .nurbs (docs/nurbs-text.md). Throws CadError.
+  static CadModel load(const std::filesystem::path& path);
+
+  std::uint32_t face_count() const;
+  /// Throws CadError when `index` is not in 1..face_count().
+  FaceInfo face_info(std::uint32_t index) const;
+  std::unique_ptr<SurfaceSource> face(std::uint32_t index) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Impl> impl_;
+};
+
+}  // namespace surfdb

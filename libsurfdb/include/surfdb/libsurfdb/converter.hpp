@@ -1,0 +1,47 @@
+// The offline conversion: sample a surface on a regular u-v grid, compute each node's frame and
+// curvatures, cut the table into records and write a surface database (docs/format.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+
+#include "surfdb/formats/header.hpp"
+#include "surfdb/libsurfdb/surface_source.hpp"
+
+namespace surfdb {
+
+struct GridSize {
+  std::uint64_t u = 999, v = 999;  // nodes along u and v, end points included
+};
+
+struct RecordSize {
+  std::uint32_t u = 27, v = 27;  // nodes per record along u and v
+};
+
+struct ConvertOptions {
+  GridSize grid;
+  RecordSize record;
+  ScalarType scalar = ScalarType::f64;
+  bool flip_normals = false;  // store the opposite normals (on top of the face orientation)
+  unsigned threads = 0;       // 0: one per hardware thread
+};
+
+struct ConvertReport {
+  Header header;
+  double sampling_seconds = 0;  // evaluation, frames, curvatures, classification (wall time)
+  double writing_seconds = 0;   // checksums and writes (wall time)
+  double total_seconds = 0;
+};
+
+/// Called after each row of records with (records done, records in all).
+using ConvertProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+/// Samples `source` and writes `destination` crash-safely (a temporary file renamed into place).
+/// Throws FormatError for bad sizes or I/O failure, DegenerateGeometry where no frame exists;
+/// on any error nothing is left at `destination` that was not there before.
+ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
+                              const std::filesystem::path& destination,
+                              const ConvertProgress& progress = {});
+
+}  // namespace surfdb

@@ -1,0 +1,75 @@
+// Contact detection between two free-form lookup-table surfaces on two bodies (paper 000 §3.1):
+// Newton-Raphson on four common-normal conditions in (u_i, v_i, u_j, v_j), warm-started from the
+// previous solution, with a coarse global search for the first guess. The conditions are
+// n_j.t_i = n_j.b_i = 0 (normals parallel) and d.t_j = d.b_j = 0 (d along n_j): equivalent to the
+// paper's Eqs. 10-11 wherever d != 0, without their spurious roots where the surfaces intersect.
+//
+// The pair owns its per-body state ("data"): one storage window per surface and the warm start.
+// The databases and their k-d trees are shared, read-only ("model"). Not thread-safe; distinct
+// pairs may run on distinct threads.
+#pragma once
+
+#include <memory>
+
+#include "surfdb/contact/body_state.hpp"
+#include "surfdb/contact/contact_result.hpp"
+#include "surfdb/table/node_tree.hpp"
+#include "surfdb/table/surface_binding.hpp"
+
+namespace surfdb {
+
+struct ContactOptions {
+  WindowSize window_i{5, 5}, window_j{5, 5};
+  Residency residency_i = Residency::direct_mapping, residency_j = Residency::direct_mapping;
+  Interpolation interpolation = Interpolation::curved;
+  int max_iterations = 25;
+  double tolerance_cells = 1e-7;  // converged when Newton's next step is below this many cells
+  double max_step_cells = 32;     // a Newton step moves each parameter by at most this many cells
+};
+
+class FreeformContact {
+ public:
+  /// Surface i on body i, surface j on body j, each placed in its body by a mount. Builds the
+  /// databases' node trees when they have none yet (every record read once), so that no
+  /// evaluation, which may run inside an integrator's right-hand side, builds one.
+  FreeformContact(std::shared_ptr<const Database> surface_i, SurfaceMount mount_i,
+                  std::shared_ptr<const Database> surface_j, SurfaceMount mount_j,
+                  ContactOptions options = {});
+
+  /// Detection for the given body states; never throws for numerical trouble (see the status).
+  /// The first call, a call after a failed solve and a call after request_global_search() start
+  /// from the coarse global search; the others from the last solution. The storage windows follow
+  /// the solution by the seven-step rule.
+  ContactResult evaluate(const BodyState& body_i, const BodyState& body_j);
+
+  void request_global_search() { have_guess_ = false; }
+  void set_guess(double u_i, double v_i, double u_j, double v_j);
+
+  const SurfaceBinding& binding_i() const { return side_i_.binding; }
+  const SurfaceBinding& binding_j() const { return side_j_.binding; }
+  std::uint64_t global_searches() const { return global_searches_; }
+
+ private:
+  struct Side {
+    SurfaceBinding binding;
+    SurfaceMount mount;
+    double scale;  // metres per file unit
+    const NodeTree* tree;  // the database's, built at construction
+  };
+  struct Local;  // one side's surface data in surface j's axes at the current iterate
+  Local query_j(double u, double v);
+  Local query_i(double u, double v, const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij);
+  ContactResult solve(const BodyState& body_i, const BodyState& body_j);
+  void global_search(const Pose& pose_i, const Pose& pose_j);
+  bool far_apart(const Pose& pose_i, const Pose& pose_j, double& gap);
+
+  Side side_i_, side_j_;
+  ContactOptions options_;
+  double q_[4] = {0, 0, 0, 0};  // u_i, v_i, u_j, v_j: the warm start
+  bool have_guess_ = false;
+  Eigen::Matrix4d J_inverse_;  // the last Newton Jacobian's inverse, near q_ when have_inverse_
+  bool have_inverse_ = false;
+  std::uint64_t global_searches_ = 0;
+};
+
+}  // namespace surfdb

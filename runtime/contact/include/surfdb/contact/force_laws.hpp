@@ -1,0 +1,101 @@
+// Compliant contact force laws: small value types with their parameters, and pure functions
+// F(delta, delta_rate, impact_velocity). SI units throughout: delta in m, rates in m/s, forces in N,
+// stiffness K in N/m^n. The normal force is never negative (no adhesion).
+#pragma once
+
+#include <Eigen/Core>
+#include <variant>
+
+#include "surfdb/contact/contact_result.hpp"
+
+namespace surfdb {
+
+struct Material {
+  double youngs_modulus = 0;  // E, Pa
+  double poisson_ratio = 0;   // nu
+};
+
+/// Hertz stiffness of two bodies with radii R_i, R_j at the contact (m; concave negative; infinite
+/// for a flat face): K = (4/3) / (s_i + s_j) * sqrt(R_i R_j / (R_i + R_j)), s = (1 - nu^2) / E.
+/// Throws std::invalid_argument when the radii do not make a convex contact (R* <= 0).
+double hertz_stiffness(double radius_i, double radius_j, Material i, Material j);
+
+/// The same from the mean curvatures at the contact points (1/m, convex positive), as the
+/// lookup tables store them: 1/R* = H_i + H_j (exact for spheres, an equivalent sphere otherwise).
+/// Returns 0 where the curvatures do not make a convex contact.
+double hertz_stiffness_from_curvatures(double curvature_i, double curvature_j, Material i, Material j);
+
+/// F = K delta^n (Hertz 1881): elastic, no dissipation.
+struct Hertz {
+  double stiffness = 0;
+  double exponent = 1.5;
+};
+
+/// F = K delta^n (1 + 3 (1 - c_r) / 2 * rate / v_impact) (Hunt and Crossley 1975).
+struct HuntCrossley {
+  double stiffness = 0;
+  double exponent = 1.5;
+  double restitution = 1;  // c_r in (0, 1]
+};
+
+/// F = K delta^n + chi delta^n rate, chi = 3 (1 - c_r^2) K / (4 v_impact) (Lankarani and Nikravesh 1990).
+struct LankaraniNikravesh {
+  double stiffness = 0;
+  double exponent = 1.5;
+  double restitution = 1;
+};
+
+/// chi = 8 (1 - c_r) K / (5 c_r v_impact) (Flores, Machado, Silva and Martins 2011).
+struct FloresEtAl {
+  double stiffness = 0;
+  double exponent = 1.5;
+  double restitution = 1;
+};
+
+/// chi = (1 - c_r^2) K / (c_r v_impact) (Gonthier, McPhee, Lange and Piedboeuf 2004).
+struct Gonthier {
+  double stiffness = 0;
+  double exponent = 1.5;
+  double restitution = 1;
+};
+
+using NormalLaw = std::variant<Hertz, HuntCrossley, LankaraniNikravesh, FloresEtAl, Gonthier>;
+
+/// Normal force, N. `impact_velocity` is the approach rate latched at the start of the impact
+/// (> 0); `rate` the current indentation rate (> 0 approaching).
+double normal_force(const NormalLaw& law, double delta, double rate, double impact_velocity);
+
+/// The law with its stiffness replaced (for stiffness recomputed from local curvatures).
+NormalLaw with_stiffness(NormalLaw law, double stiffness);
+
+struct NoFriction {};
+
+/// Coulomb friction regularised below v_eps (paper 002): |F_t| = mu F_n for |v_t| >= v_eps,
+/// mu F_n (v/v_eps)(2 - v/v_eps) below; opposite to the sliding velocity.
+struct CoulombRegularised {
+  double friction_coefficient = 0;  // mu
+  double velocity_threshold = 1e-4;  // v_eps, m/s
+};
+
+using FrictionLaw = std::variant<NoFriction, CoulombRegularised>;
+
+/// Friction force on body i, N, for the tangential velocity of i relative to j.
+Eigen::Vector3d friction_force(const FrictionLaw& law, double normal_force,
+                               const Eigen::Vector3d& tangential_velocity);
+
+/// Per-pair memory of the current impact ("data"): the approach rate at its start.
+struct ImpactMemory {
+  bool in_contact = false;
+  double impact_velocity = 0;  // m/s
+  int impacts = 0;             // contact episodes begun
+};
+
+/// Latches the impact velocity when a contact episode begins and counts episodes. Call once per
+/// accepted step, not per trial evaluation.
+void update_impact(ImpactMemory& memory, const ContactResult& contact);
+
+/// The impact velocity to use now: the latched one inside an episode, else the current rate
+/// (a trial evaluation at the very start of an impact), never below 1e-9 m/s.
+double impact_velocity(const ImpactMemory& memory, const ContactResult& contact);
+
+}  // namespace surfdb

@@ -1,0 +1,255 @@
+#include "surfdb/contact/contact_newton.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+
+namespace surfdb {
+
+const char* contact_status_name(ContactStatus s) {
+  switch (s) {
+    case ContactStatus::separated: return "separated";
+    case ContactStatus::touching: return "touching";
+    case ContactStatus::no_convergence: return "no_convergence";
+    case ContactStatus::invalid_cell: return "invalid_cell";
+    case ContactStatus::outside_domain: return "outside_domain";
+    case ContactStatus::singular: return "singular";
+  }
+  return "?";
+}
+
+// One side's surface data at the current iterate, in surface j's axes (metres): Newton needs only
+// relative quantities, so side j is used as the table gives it and side i is carried over by one
+// relative placement; only the answer goes to world axes.
+struct FreeformContact::Local {
+  SurfacePoint table;  // the table's answer, file unit, own surface axes
+  Eigen::Vector3d p, n, t, b, p_u, p_v, n_u, n_v;
+};
+
+namespace {
+
+// A frame placed in another: x_outer = offset + rotation * x_inner, metres.
+struct Placement {
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+};
+
+// Where a surface's frame is in the world: origin and axes.
+Placement surface_in_world(const Pose& pose, const SurfaceMount& mount) {
+  return {pose.A * mount.rotation, pose.r + pose.A * mount.offset};
+}
+
+}  // namespace
+
+FreeformContact::FreeformContact(std::shared_ptr<const Database> surface_i, SurfaceMount mount_i,
+                                 std::shared_ptr<const Database> surface_j, SurfaceMount mount_j,
+                                 ContactOptions options)
+    : side_i_{SurfaceBinding(surface_i, options.window_i, options.residency_i, options.interpolation), mount_i,
+              surface_i->header().meters_per_unit, &surface_i->node_tree()},
+      side_j_{SurfaceBinding(surface_j, options.window_j, options.residency_j, options.interpolation), mount_j,
+              surface_j->header().meters_per_unit, &surface_j->node_tree()},
+      options_(options) {}
+
+void FreeformContact::set_guess(double u_i, double v_i, double u_j, double v_j) {
+  have_inverse_ = false;  // the last Jacobian belongs to another place
+  q_[0] = u_i;
+  q_[1] = v_i;
+  q_[2] = u_j;
+  q_[3] = v_j;
+  have_guess_ = true;
+}
+
+FreeformContact::Local FreeformContact::query_j(double u, double v) {
+  Local w;
+  w.table = side_j_.binding.query(u, v, WindowPolicy::follow);
+  const SurfacePoint& s = w.table;
+  const double scale = side_j_.scale;
+  w.p = scale * s.p;
+  w.n = s.n, w.t = s.t, w.b = s.b;
+  w.p_u = scale * s.dp_du;
+  w.p_v = scale * s.dp_dv;
+  w.n_u = s.dn_du, w.n_v = s.dn_dv;
+  return w;
+}
+
+FreeformContact::Local FreeformContact::query_i(double u, double v, const Eigen::Matrix3d& R, const Eigen::Vector3d& o) {
+  Local w;
+  w.table = side_i_.binding.query(u, v, WindowPolicy::follow);
+  const SurfacePoint& s = w.table;
+  const double scale = side_i_.scale;
+  w.p = o + scale * (R * s.p);
+  w.n = R * s.n;
+  w.t = R * s.t;
+  w.b = R * s.b;
+  w.p_u = scale * (R * s.dp_du);
+  w.p_v = scale * (R * s.dp_dv);
+  w.n_u = R * s.dn_du;
+  w.n_v = R * s.dn_dv;
+  return w;
+}
+
+bool FreeformContact::far_apart(const Pose& pose_i, const Pose& pose_j, double& gap) {
+  const auto centre = [](const Side& s, const Pose& pose) {
+    return Eigen::Vector3d(pose.r + pose.A * (s.mount.offset + s.mount.rotation * (s.scale * s.tree->bounding_centre())));
+  };
+  // Inflated by a cell or so: the sphere holds the nodes, the interpolated surface bulges between.
+  const double ri = side_i_.scale * side_i_.tree->bounding_radius() * 1.01;
+  const double rj = side_j_.scale * side_j_.tree->bounding_radius() * 1.01;
+  gap = (centre(side_i_, pose_i) - centre(side_j_, pose_j)).norm() - ri - rj;
+  return gap > 0;
+}
+
+void FreeformContact::global_search(const Pose& pose_i, const Pose& pose_j) {
+  ++global_searches_;
+  const Eigen::Matrix3d Ri = pose_i.A * side_i_.mount.rotation, Rj = pose_j.A * side_j_.mount.rotation;
+  const Eigen::Vector3d oi = pose_i.r + pose_i.A * side_i_.mount.offset;
+  const Eigen::Vector3d oj = pose_j.r + pose_j.A * side_j_.mount.offset;
+  const Header& hi = side_i_.binding.database().header();
+  const Header& hj = side_j_.binding.database().header();
+  // The node of i deepest inside j (or, apart, closest to it), measured along j's normal at the
+  // node of j nearest to it.
+  double best = INFINITY;
+  for (std::size_t k = 0; k < side_i_.tree->size(); ++k) {
+    const Eigen::Vector3d x = oi + side_i_.scale * (Ri * side_i_.tree->point(k));
+    const Eigen::Vector3d in_j = Rj.transpose() * (x - oj) / side_j_.scale;
+    const NodeIndex nj = side_j_.tree->nearest(in_j);
+    const SurfacePoint s = side_j_.binding.query(hj.u_at(nj.i), hj.v_at(nj.j), WindowPolicy::hold);
+    const double depth = (in_j - s.p).dot(s.n);
+    if (depth < best) {
+      best = depth;
+      const NodeIndex ni = side_i_.tree->node(k);
+      set_guess(hi.u_at(ni.i), hi.v_at(ni.j), hj.u_at(nj.i), hj.v_at(nj.j));
+    }
+  }
+}
+
+ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& body_j) {
+  const Header& hi = side_i_.binding.database().header();
+  const Header& hj = side_j_.binding.database().header();
+  const double per_cell[4] = {1 / hi.du, 1 / hi.dv, 1 / hj.du, 1 / hj.dv};
+  const auto cells = [&](const Eigen::Vector4d& step) {  // the largest component, in cells
+    double largest = 0;
+    for (int k = 0; k < 4; ++k) largest = std::max(largest, std::abs(step[k]) * per_cell[k]);
+    return largest;
+  };
+  ContactResult r;
+  const Placement frame_i = surface_in_world(body_i.pose, side_i_.mount);
+  const Placement frame_j = surface_in_world(body_j.pose, side_j_.mount);
+  const Eigen::Matrix3d R_ij = frame_j.rotation.transpose() * frame_i.rotation;
+  const Eigen::Vector3d o_ij = frame_j.rotation.transpose() * (frame_i.offset - frame_j.offset);
+  Local wi, wj;
+  bool finished = false;  // solved, or stopped at the edge of a domain (status tells which)
+  int outside = 0;  // successive iterates clamped at a bound of a parameter domain
+  for (int it = 1; it <= options_.max_iterations; ++it) {
+    // The windows follow every iterate (seven-step rule); warm-started iterates stay close.
+    wi = query_i(q_[0], q_[1], R_ij, o_ij);
+    wj = query_j(q_[2], q_[3]);
+    q_[0] = wi.table.u;  // wrapped across periodic seams, clamped at bounds
+    q_[1] = wi.table.v;
+    q_[2] = wj.table.u;
+    q_[3] = wj.table.v;
+    const bool clamped = wi.table.status == QueryStatus::outside_domain || wj.table.status == QueryStatus::outside_domain;
+    outside = clamped ? outside + 1 : 0;
+    if (outside == 2) {  // Newton pushes past the edge of a surface: the contact has left it
+      r.iterations = it;
+      finished = true;
+      break;
+    }
+    // Common normal: n_i parallel to n_j (t_i.n_j = b_i.n_j = 0) and d along n_j (d.t_j = d.b_j = 0).
+    // Unlike d.t_i = d.b_i = 0 of paper 000 Eq. 10, this admits no spurious solution d = 0 on the
+    // curve where the surfaces intersect, which is exactly where small indentations start Newton.
+    const Eigen::Vector3d d = wi.p - wj.p;
+    const double dn_j = d.dot(wj.n);
+    const Eigen::Vector4d F(wi.t.dot(wj.n), wi.b.dot(wj.n), d.dot(wj.t), d.dot(wj.b));
+    // Converged already? The last Jacobian (this solve's previous iterate, or the last solve's
+    // answer) estimates Newton's step to first order in the distance moved since: near the
+    // answer, where this test decides, that is all the accuracy a threshold needs, and it spares
+    // assembling and inverting the Jacobian once per solve.
+    if (have_inverse_ && cells(J_inverse_ * F) < options_.tolerance_cells) {
+      r.iterations = it;
+      finished = true;
+      break;
+    }
+    // Derivatives of t_i and b_i through n_i.t_i = 0: n_j . dt_i/du = t_i . dn_i/du where n_j = -n_i
+    // (at the solution); likewise d . dt_j/du = -(d . n_j)(t_j . dn_j/du) where d is along n_j.
+    Eigen::Matrix4d J;
+    J << wi.t.dot(wi.n_u), wi.t.dot(wi.n_v), wi.t.dot(wj.n_u), wi.t.dot(wj.n_v),
+        wi.b.dot(wi.n_u), wi.b.dot(wi.n_v), wi.b.dot(wj.n_u), wi.b.dot(wj.n_v),
+        wi.p_u.dot(wj.t), wi.p_v.dot(wj.t),
+        -wj.p_u.dot(wj.t) - dn_j * wj.t.dot(wj.n_u), -wj.p_v.dot(wj.t) - dn_j * wj.t.dot(wj.n_v),
+        wi.p_u.dot(wj.b), wi.p_v.dot(wj.b),
+        -wj.p_u.dot(wj.b) - dn_j * wj.b.dot(wj.n_u), -wj.p_v.dot(wj.b) - dn_j * wj.b.dot(wj.n_v);
+    J_inverse_ = J.inverse();  // Eigen's closed-form 4 x 4 inverse: no pivoting loops
+    const Eigen::Vector4d step = -(J_inverse_ * F);
+    r.iterations = it;
+    if (!step.allFinite()) {
+      have_inverse_ = false;
+      r.status = ContactStatus::singular;
+      return r;
+    }
+    have_inverse_ = true;
+    const double largest = cells(step);
+    // Newton's next step estimates the error of this iterate: below tolerance, this is the answer.
+    if (largest < options_.tolerance_cells) {
+      finished = true;
+      break;
+    }
+    const double shrink = std::max(1.0, largest / options_.max_step_cells);
+    for (int k = 0; k < 4; ++k) q_[k] += step[k] / shrink;
+  }
+  if (!finished) {
+    have_inverse_ = false;
+    r.status = ContactStatus::no_convergence;
+    return r;
+  }
+  r.u_i = wi.table.u;
+  r.v_i = wi.table.v;
+  r.u_j = wj.table.u;
+  r.v_j = wj.table.v;
+  r.point_i = frame_j.offset + frame_j.rotation * wi.p;
+  r.point_j = frame_j.offset + frame_j.rotation * wj.p;
+  r.normal = frame_j.rotation * wj.n;
+  r.curvature_i = 0.5 * (wi.table.k1 + wi.table.k2) / side_i_.scale;
+  r.curvature_j = 0.5 * (wj.table.k1 + wj.table.k2) / side_j_.scale;
+  const Eigen::Vector3d d = wi.p - wj.p;
+  if (wi.table.status == QueryStatus::outside_domain || wj.table.status == QueryStatus::outside_domain) {
+    r.status = ContactStatus::outside_domain;
+  } else if (wi.table.status == QueryStatus::invalid_cell || wj.table.status == QueryStatus::invalid_cell) {
+    r.status = ContactStatus::invalid_cell;
+  } else if (wi.n.dot(wj.n) > -0.5) {  // a common normal has n_i = -n_j; this is not one
+    r.status = ContactStatus::singular;
+  } else if (d.dot(wj.n) <= 0) {
+    r.status = ContactStatus::touching;
+    r.indentation = d.norm();
+  } else {
+    r.status = ContactStatus::separated;
+    r.gap = d.norm();
+  }
+  const Eigen::Vector3d v_rel = body_i.point_velocity(r.point_i) - body_j.point_velocity(r.point_j);
+  r.indentation_rate = -v_rel.dot(r.normal);
+  r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
+  return r;
+}
+
+ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState& body_j) {
+  double gap = 0;
+  if (far_apart(body_i.pose, body_j.pose, gap)) {
+    ContactResult r;
+    r.gap = gap;
+    return r;
+  }
+  const bool warm = have_guess_;
+  if (!warm) global_search(body_i.pose, body_j.pose);
+  ContactResult r = solve(body_i, body_j);
+  const bool failed = r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular;
+  if (failed && warm) {  // the warm start was off: once more from the global search
+    global_search(body_i.pose, body_j.pose);
+    const int spent = r.iterations;
+    r = solve(body_i, body_j);
+    r.iterations += spent;
+  }
+  have_guess_ = !(r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular);
+  return r;
+}
+
+}  // namespace surfdb

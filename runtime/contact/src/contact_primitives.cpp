@@ -1,0 +1,121 @@
+#include "surfdb/contact/contact_primitives.hpp"
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <limits>
+
+namespace surfdb {
+namespace {
+
+Eigen::Vector3d world_point(const Pose& pose, const Eigen::Vector3d& body_point) {
+  return pose.r + pose.A * body_point;
+}
+
+// Completes a contact given the world points on both bodies and j's normal (out of j's material):
+// status from the signed separation along the normal, indentation rate, tangential velocity.
+ContactResult finish(const BodyState& i, const BodyState& j, const Eigen::Vector3d& point_i,
+                     const Eigen::Vector3d& point_j, const Eigen::Vector3d& normal, double curvature_i,
+                     double curvature_j) {
+  ContactResult r;
+  r.point_i = point_i;
+  r.point_j = point_j;
+  r.normal = normal;
+  r.curvature_i = curvature_i;
+  r.curvature_j = curvature_j;
+  const double separation = (point_i - point_j).dot(normal);
+  if (separation < 0) {
+    r.status = ContactStatus::touching;
+    r.indentation = -separation;
+  } else {
+    r.status = ContactStatus::separated;
+    r.gap = separation;
+  }
+  const Eigen::Vector3d v_rel = i.point_velocity(point_i) - j.point_velocity(point_j);
+  r.indentation_rate = -v_rel.dot(normal);
+  r.tangential_velocity = v_rel - v_rel.dot(normal) * normal;
+  return r;
+}
+
+ContactResult singular() {
+  ContactResult r;
+  r.status = ContactStatus::singular;
+  return r;
+}
+
+}  // namespace
+
+ContactResult contact_sphere_plane(const BodyState& i, const Sphere& s, const BodyState& j, const Plane& p) {
+  const Eigen::Vector3d c = world_point(i.pose, s.centre);
+  const Eigen::Vector3d n = j.pose.A * p.normal;
+  const Eigen::Vector3d on_plane = c - (c - world_point(j.pose, p.point)).dot(n) * n;
+  return finish(i, j, c - s.radius * n, on_plane, n, 1 / s.radius, 0);
+}
+
+ContactResult contact_sphere_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& other) {
+  const Eigen::Vector3d ci = world_point(i.pose, s.centre), cj = world_point(j.pose, other.centre);
+  const Eigen::Vector3d d = ci - cj;
+  if (!(d.norm() > 0)) return singular();  // concentric: no direction
+  const Eigen::Vector3d n = d.normalized();
+  return finish(i, j, ci - s.radius * n, cj + other.radius * n, n, 1 / s.radius, 1 / other.radius);
+}
+
+ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& cavity) {
+  const Eigen::Vector3d ci = world_point(i.pose, s.centre), cj = world_point(j.pose, cavity.centre);
+  const Eigen::Vector3d d = ci - cj;
+  if (!(d.norm() > 0)) return singular();  // the ball at the centre touches nothing, in no direction
+  const Eigen::Vector3d out = d.normalized();  // from the cavity's centre towards the ball
+  // The cavity wall's normal points back to the centre: delta = |d| - (R_cavity - R_ball).
+  return finish(i, j, ci + s.radius * out, cj + cavity.radius * out, -out, 1 / s.radius, -1 / cavity.radius);
+}
+
+ContactList contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, const BodyState& j, const CylinderCavity& c) {
+  const Eigen::Vector3d centre = world_point(i.pose, s.centre);
+  const Eigen::Vector3d base = world_point(j.pose, c.base), axis = j.pose.A * c.axis;
+  const Eigen::Vector3d rel = centre - base;
+  const double z = rel.dot(axis);
+  const Eigen::Vector3d radial = rel - z * axis;
+  ContactList list;
+  const auto add = [&](const ContactResult& r) {
+    if (r.in_contact()) list.items[list.count++] = r;
+  };
+  if (radial.norm() > 0) {  // on the axis no wall point is nearer than another: none is touched
+    const Eigen::Vector3d out = radial.normalized();
+    add(finish(i, j, centre + s.radius * out, base + z * axis + c.radius * out, -out, 1 / s.radius,
+               -0.5 / c.radius));
+  }
+  add(finish(i, j, centre - s.radius * axis, centre - z * axis, axis, 1 / s.radius, 0));
+  add(finish(i, j, centre + s.radius * axis, centre + (c.height - z) * axis, -axis, 1 / s.radius, 0));
+  return list;
+}
+
+ContactResult contact_sphere_box(const BodyState& i, const Sphere& s, const BodyState& j, const Box& b) {
+  const Eigen::Matrix3d R = j.pose.A * b.axes;  // box axes to world
+  const Eigen::Vector3d origin = world_point(j.pose, b.centre);
+  const Eigen::Vector3d centre = world_point(i.pose, s.centre);
+  const Eigen::Vector3d local = R.transpose() * (centre - origin);
+  const Eigen::Vector3d closest = local.cwiseMax(-b.half_extents).cwiseMin(b.half_extents);
+  const Eigen::Vector3d outside = local - closest;
+  if (outside.norm() > 0) {  // nearest face, edge or corner: as many coordinates clamped
+    const Eigen::Vector3d n = R * outside.normalized();
+    const Eigen::Vector3d on_box = origin + R * closest;
+    return finish(i, j, centre - s.radius * n, on_box, n, 1 / s.radius, 0);
+  }
+  // The centre is inside the box: push out through the nearest face.
+  int axis = 0;
+  double least = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 3; ++k) {
+    const double depth = b.half_extents[k] - std::abs(local[k]);
+    if (depth < least) {
+      least = depth;
+      axis = k;
+    }
+  }
+  Eigen::Vector3d face = local;
+  face[axis] = local[axis] < 0 ? -b.half_extents[axis] : b.half_extents[axis];
+  Eigen::Vector3d n_local = Eigen::Vector3d::Zero();
+  n_local[axis] = local[axis] < 0 ? -1 : 1;
+  const Eigen::Vector3d n = R * n_local;
+  return finish(i, j, centre - s.radius * n, origin + R * face, n, 1 / s.radius, 0);
+}
+
+}  // namespace surfdb

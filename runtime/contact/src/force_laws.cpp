@@ -1,0 +1,88 @@
+#include "surfdb/contact/force_laws.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace surfdb {
+namespace {
+
+double compliance(Material m) { return (1 - m.poisson_ratio * m.poisson_ratio) / m.youngs_modulus; }
+
+double stiffness_for(double effective_radius, Material i, Material j) {
+  return 4.0 / 3.0 / (compliance(i) + compliance(j)) * std::sqrt(effective_radius);
+}
+
+// K delta^n (1 + damping * rate), with damping = chi / K for the dissipative laws.
+double dissipative(double K, double n, double delta, double rate, double damping) {
+  return std::max(0.0, K * std::pow(delta, n) * (1 + damping * rate));
+}
+
+constexpr double kMinImpactVelocity = 1e-9;
+
+}  // namespace
+
+double hertz_stiffness(double radius_i, double radius_j, Material i, Material j) {
+  // 1/R* = 1/R_i + 1/R_j, with an infinite radius (flat) adding nothing.
+  const double curvature = 1 / radius_i + 1 / radius_j;
+  if (!(curvature > 0)) throw std::invalid_argument("the radii do not make a convex contact (1/R_i + 1/R_j <= 0)");
+  return stiffness_for(1 / curvature, i, j);
+}
+
+double hertz_stiffness_from_curvatures(double curvature_i, double curvature_j, Material i, Material j) {
+  const double curvature = curvature_i + curvature_j;
+  return curvature > 0 ? stiffness_for(1 / curvature, i, j) : 0.0;
+}
+
+double normal_force(const NormalLaw& law, double delta, double rate, double impact_velocity) {
+  if (!(delta > 0)) return 0;
+  const double v = std::max(impact_velocity, kMinImpactVelocity);
+  struct Visitor {
+    double delta, rate, v;
+    double operator()(const Hertz& l) const { return l.stiffness * std::pow(delta, l.exponent); }
+    double operator()(const HuntCrossley& l) const {
+      return dissipative(l.stiffness, l.exponent, delta, rate, 1.5 * (1 - l.restitution) / v);
+    }
+    double operator()(const LankaraniNikravesh& l) const {
+      return dissipative(l.stiffness, l.exponent, delta, rate, 0.75 * (1 - l.restitution * l.restitution) / v);
+    }
+    double operator()(const FloresEtAl& l) const {
+      return dissipative(l.stiffness, l.exponent, delta, rate, 1.6 * (1 - l.restitution) / (l.restitution * v));
+    }
+    double operator()(const Gonthier& l) const {
+      return dissipative(l.stiffness, l.exponent, delta, rate,
+                         (1 - l.restitution * l.restitution) / (l.restitution * v));
+    }
+  };
+  return std::visit(Visitor{delta, rate, v}, law);
+}
+
+NormalLaw with_stiffness(NormalLaw law, double stiffness) {
+  std::visit([stiffness](auto& l) { l.stiffness = stiffness; }, law);
+  return law;
+}
+
+Eigen::Vector3d friction_force(const FrictionLaw& law, double normal_force, const Eigen::Vector3d& tangential_velocity) {
+  const auto* coulomb = std::get_if<CoulombRegularised>(&law);
+  const double speed = tangential_velocity.norm();
+  if (!coulomb || !(speed > 0) || !(normal_force > 0)) return Eigen::Vector3d::Zero();
+  const double ratio = speed / coulomb->velocity_threshold;
+  const double factor = ratio >= 1 ? 1.0 : ratio * (2 - ratio);
+  return -(coulomb->friction_coefficient * normal_force * factor / speed) * tangential_velocity;
+}
+
+void update_impact(ImpactMemory& memory, const ContactResult& contact) {
+  const bool now = contact.in_contact();
+  if (now && !memory.in_contact) {
+    memory.impact_velocity = std::max(contact.indentation_rate, kMinImpactVelocity);
+    ++memory.impacts;
+  }
+  memory.in_contact = now;
+}
+
+double impact_velocity(const ImpactMemory& memory, const ContactResult& contact) {
+  return std::max(memory.in_contact ? memory.impact_velocity : contact.indentation_rate, kMinImpactVelocity);
+}
+
+}  // namespace surfdb

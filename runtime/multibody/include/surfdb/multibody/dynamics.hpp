@@ -1,0 +1,87 @@
+// The constrained equations of motion of the multibody loop, in Newton-Euler form with Lagrange
+// multipliers and Baumgarte stabilisation:
+//   [M  Phi_z^T] [zdd   ]   [Q                                  ]
+//   [Phi_z   0 ] [lambda] = [gamma - 2 alpha Phi_dot - beta^2 Phi]
+// solved through the Schur complement (M is block diagonal, Phi_z block sparse: a joint touches two
+// bodies), and the Euler-parameter kinematics
+// pdot = 1/2 p (x) (0, w') with a pull back to |p| = 1. The state layout is multibody_state.hpp's.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <functional>
+#include <vector>
+
+#include "surfdb/multibody/joint_constraints.hpp"
+#include "surfdb/multibody/multibody_model.hpp"
+#include "surfdb/multibody/multibody_state.hpp"
+#include "surfdb/multibody/ode_system.hpp"
+
+namespace surfdb {
+
+/// External load on a body: force at its centre of mass and torque, both world axes (N, N m).
+struct BodyLoad {
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
+  Eigen::Vector3d torque = Eigen::Vector3d::Zero();
+};
+
+/// Adds external loads (contacts) for state y at time t; loads arrive zeroed, one per body.
+using LoadFunction = std::function<void(double t, const double* y, std::vector<BodyLoad>& loads)>;
+
+struct Stabilisation {
+  double alpha = 20;   // 1/s, velocity-level Baumgarte gain
+  double beta = 20;    // 1/s, position-level Baumgarte gain
+  double euler = 100;  // 1/s, rate of the pull back to |p| = 1
+};
+
+class Dynamics : public OdeSystem {
+ public:
+  Dynamics(const MultibodyModel& model, Stabilisation stabilisation = {});
+
+  int state_size() const { return kBodyStateSize * body_count_; }
+  int size() const override { return state_size(); }
+
+  /// ydot for the bodies' state y at time t, with external loads. No allocation per call.
+  void derivative(double t, const double* y, double* ydot, const LoadFunction& loads);
+  /// The same without external loads (gravity and joints only).
+  void derivative(double t, const double* y, double* ydot) override { derivative(t, y, ydot, nullptr); }
+
+  /// Lagrange multipliers of the last derivative() call, one per constraint equation.
+  const Eigen::VectorXd& multipliers() const { return lambda_; }
+
+  /// The force (world, N) and torque (world, N m, about its centre of mass) that joint `joint`
+  /// applies to its body j, from the last derivative() call. Body i receives the opposite force.
+  BodyLoad joint_reaction(int joint) const;
+  std::size_t joint_count() const { return model_.joints.size(); }
+
+  double kinetic_energy(const double* y) const;
+  /// Gravitational potential energy, zero at the origin.
+  double potential_energy(const double* y) const;
+  /// Largest |Phi| (position-level constraint violation) at (t, y).
+  double position_violation(double t, const double* y);
+
+  /// Scales every body's Euler parameters back to unit length (after an accepted step).
+  void normalise(double* y) const override;
+
+ private:
+  const MultibodyModel& model_;
+  Stabilisation stab_;
+  int body_count_;
+  std::vector<Eigen::Matrix3d> inverse_inertia_;
+  std::vector<int> first_row_;  // per joint, its first constraint equation
+  std::vector<Eigen::Matrix3d> rotation_;  // per body at the last derivative() call
+  ConstraintSet constraints_;
+  std::vector<BodyLoad> loads_;
+  Eigen::VectorXd z_dot_, q_, m_inv_q_, rhs_, lambda_, acc_;
+  Eigen::MatrixXd schur_;  // lower triangle only
+  // Block sparsity: each equation touches at most two bodies. Per body, the equations that touch
+  // it, its 6 columns of the Jacobian restricted to them, and the same times M^-1.
+  using RowsBy6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
+  std::vector<std::vector<int>> body_rows_;
+  std::vector<RowsBy6> body_jacobian_, body_weighted_;
+  std::vector<Eigen::VectorXd> body_lambda_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  Eigen::LDLT<Eigen::MatrixXd> ldlt_;  // for a Schur complement that is not positive definite
+};
+
+}  // namespace surfdb

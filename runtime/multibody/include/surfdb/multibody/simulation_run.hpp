@@ -1,0 +1,51 @@
+// What Simulation::run() takes and gives: the integrator and its step, the output schedule, an
+// observer for outputs and progress, and the run's statistics.
+#pragma once
+
+#include "surfdb/multibody/integrator_cvode.hpp"
+
+namespace surfdb {
+
+class Simulation;
+
+/// Fixed step: ab4 (Adams-Bashforth 4, RK4 start) and rk4; variable step (CVODE): adams and bdf.
+enum class IntegratorKind { ab4, rk4, adams, bdf };
+
+struct OutputSchedule {
+  double interval = 1e-4;  // s, between regular output instants
+  /// Every accepted step is an output instant during the first this many steps of each impact
+  /// (impacts last tens of microseconds; force-indentation loops need them).
+  long steps_per_impact = 2000;
+};
+
+struct RunSettings {
+  double end_time = 0.1;  // s
+  IntegratorKind integrator = IntegratorKind::adams;
+  double step = 1e-6;  // s, for ab4 and rk4
+  CvodeOptions cvode{};  // for adams and bdf (the method is set from `integrator`)
+  OutputSchedule output{};
+};
+
+/// Receives what a run produces. Both calls may be ignored.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  /// At t = 0 and at each output instant. The simulation's last evaluation was made at (t, y), so
+  /// its joint reactions (dynamics().joint_reaction) belong to this state; `violation` is the
+  /// largest position-level constraint violation there.
+  virtual void output(const Simulation& /*sim*/, double /*t*/, const double* /*y*/, double /*violation*/) {}
+  /// After every accepted step (after output() when the step is an output instant): y is the
+  /// accepted state, the pairs' states are latched at it.
+  virtual void accepted(const Simulation& /*sim*/, double /*t*/, const double* /*y*/) {}
+};
+
+struct RunStatistics {
+  double end_time = 0;           // s, reached
+  long steps = 0;                // accepted steps
+  long rhs_evaluations = 0;
+  double cpu_seconds = 0;        // process CPU time spent in run()
+  double initial_energy = 0;     // J, mechanical, at t = 0
+  double constraint_drift = 0;   // largest position-level violation at the output instants
+};
+
+}  // namespace surfdb

@@ -1,0 +1,181 @@
+#include "surfdb/multibody/joint_constraints.hpp"
+
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "surfdb/multibody/multibody_state.hpp"
+
+namespace surfdb {
+namespace {
+
+using Eigen::Matrix3d;
+using Eigen::Vector3d;
+
+// A body's kinematics in world axes; the ground is at rest at the origin.
+struct Kin {
+  int index = kGround;
+  Vector3d r = Vector3d::Zero(), v = Vector3d::Zero(), w = Vector3d::Zero();
+  Matrix3d A = Matrix3d::Identity();
+};
+
+Kin kinematics(const double* y, int body) {
+  Kin k;
+  if (body == kGround) return k;
+  const BodyStateView s = body_view(y, body);
+  k.index = body;
+  k.r = s.r();
+  k.A = s.orientation().toRotationMatrix();
+  k.v = s.v();
+  k.w = k.A * s.w_body();
+  return k;
+}
+
+// One equation: its value, gamma, and its derivatives in world axes with respect to each body's
+// position r and rotation theta (delta theta = A delta pi').
+struct Row {
+  double phi = 0, gamma = 0;
+  Vector3d dr_i = Vector3d::Zero(), dth_i = Vector3d::Zero(), dr_j = Vector3d::Zero(), dth_j = Vector3d::Zero();
+
+  double rate(const Kin& i, const Kin& j) const {  // Phi_z zdot
+    return dr_i.dot(i.v) + dth_i.dot(i.w) + dr_j.dot(j.v) + dth_j.dot(j.w);
+  }
+};
+
+// r_i + s_i - r_j - s_j = 0, component c.
+Row coincident(const Kin& i, const Kin& j, const Vector3d& si_body, const Vector3d& sj_body, int c) {
+  const Vector3d si = i.A * si_body, sj = j.A * sj_body, e = Vector3d::Unit(c);
+  Row row;
+  row.phi = (i.r + si - j.r - sj)[c];
+  row.gamma = (-i.w.cross(i.w.cross(si)) + j.w.cross(j.w.cross(sj)))[c];
+  row.dr_i = e;
+  row.dth_i = si.cross(e);  // d(e . (theta x s)) = theta . (s x e)
+  row.dr_j = -e;
+  row.dth_j = -sj.cross(e);
+  return row;
+}
+
+// a_i . a_j = 0.
+Row perpendicular(const Kin& i, const Kin& j, const Vector3d& ai_body, const Vector3d& aj_body) {
+  const Vector3d ai = i.A * ai_body, aj = j.A * aj_body;
+  const Vector3d wai = i.w.cross(ai), waj = j.w.cross(aj);
+  Row row;
+  row.phi = ai.dot(aj);
+  row.gamma = -(i.w.cross(wai).dot(aj) + 2 * wai.dot(waj) + ai.dot(j.w.cross(waj)));
+  row.dth_i = ai.cross(aj);
+  row.dth_j = aj.cross(ai);
+  return row;
+}
+
+// a_i . d = 0 with d = (r_j + s_j) - (r_i + s_i).
+Row perpendicular_to_line(const Kin& i, const Kin& j, const Vector3d& ai_body, const Vector3d& si_body,
+                          const Vector3d& sj_body) {
+  const Vector3d ai = i.A * ai_body, si = i.A * si_body, sj = j.A * sj_body;
+  const Vector3d d = j.r + sj - i.r - si;
+  const Vector3d d_dot = j.v + j.w.cross(sj) - i.v - i.w.cross(si);
+  const Vector3d d_acc = j.w.cross(j.w.cross(sj)) - i.w.cross(i.w.cross(si));
+  const Vector3d a_dot = i.w.cross(ai), a_acc = i.w.cross(a_dot);
+  Row row;
+  row.phi = ai.dot(d);
+  row.gamma = -(a_acc.dot(d) + 2 * a_dot.dot(d_dot) + ai.dot(d_acc));
+  row.dr_i = -ai;
+  row.dth_i = ai.cross(d + si);
+  row.dr_j = ai;
+  row.dth_j = sj.cross(ai);
+  return row;
+}
+
+// Angle driver: sin(theta_d - theta) = s (x_i . x_j) - c (y_i . x_j) with s, c of theta_d(t).
+Row angle_driver(const Kin& i, const Kin& j, const Joint& joint, const DriverFunction& f, double t, double& phi_t) {
+  const Row a = perpendicular(i, j, joint.frame_i.axes.col(0), joint.frame_j.axes.col(0));
+  const Row b = perpendicular(i, j, joint.frame_i.axes.col(1), joint.frame_j.axes.col(0));
+  const double th = f.value(t), th_dot = f.rate(t), th_acc = f.acceleration(t);
+  const double s = std::sin(th), c = std::cos(th);
+  const double s_dot = c * th_dot, c_dot = -s * th_dot;
+  const double s_acc = -s * th_dot * th_dot + c * th_acc, c_acc = -c * th_dot * th_dot - s * th_acc;
+  Row row;
+  row.phi = s * a.phi - c * b.phi;
+  row.dth_i = s * a.dth_i - c * b.dth_i;
+  row.dth_j = s * a.dth_j - c * b.dth_j;
+  // Phi'' = Phi_z zdd - (s gamma_a - c gamma_b) + s'' A + 2 s' A' - c'' B - 2 c' B' = 0
+  row.gamma = s * a.gamma - c * b.gamma - (s_acc * a.phi + 2 * s_dot * a.rate(i, j) - c_acc * b.phi - 2 * c_dot * b.rate(i, j));
+  phi_t = s_dot * a.phi - c_dot * b.phi;
+  return row;
+}
+
+// Position driver: z_i . d - x_d(t) = 0.
+Row position_driver(const Kin& i, const Kin& j, const Joint& joint, const DriverFunction& f, double t, double& phi_t) {
+  Row row = perpendicular_to_line(i, j, joint.frame_i.axes.col(2), joint.frame_i.origin, joint.frame_j.origin);
+  row.phi -= f.value(t);
+  row.gamma += f.acceleration(t);
+  phi_t = -f.rate(t);
+  return row;
+}
+
+void put(ConstraintSet& out, int row, const Kin& k, const Vector3d& dr, const Vector3d& dth) {
+  if (k.index == kGround) return;
+  out.jacobian.block<1, 3>(row, 6 * k.index) += dr.transpose();
+  out.jacobian.block<1, 3>(row, 6 * k.index + 3) += (k.A.transpose() * dth).transpose();
+}
+
+void write(ConstraintSet& out, int& row, const Kin& i, const Kin& j, const Row& r, double phi_t = 0) {
+  out.phi[row] = r.phi;
+  out.gamma[row] = r.gamma;
+  out.phi_t[row] = phi_t;
+  put(out, row, i, r.dr_i, r.dth_i);
+  put(out, row, j, r.dr_j, r.dth_j);
+  ++row;
+}
+
+}  // namespace
+
+void evaluate_constraints(const MultibodyModel& model, double t, const double* y, ConstraintSet& out) {
+  out.jacobian.setZero();
+  int row = 0;
+  for (const Joint& joint : model.joints) {
+    const Kin i = kinematics(y, joint.body_i), j = kinematics(y, joint.body_j);
+    const JointFrame &fi = joint.frame_i, &fj = joint.frame_j;
+    const Vector3d xi = fi.axes.col(0), yi = fi.axes.col(1), zi = fi.axes.col(2);
+    const Vector3d xj = fj.axes.col(0), yj = fj.axes.col(1), zj = fj.axes.col(2);
+    const auto point = [&] {
+      for (int c = 0; c < 3; ++c) write(out, row, i, j, coincident(i, j, fi.origin, fj.origin, c));
+    };
+    switch (joint.type) {
+      case JointType::spherical:
+        point();
+        break;
+      case JointType::revolute:
+        point();
+        write(out, row, i, j, perpendicular(i, j, xi, zj));
+        write(out, row, i, j, perpendicular(i, j, yi, zj));
+        break;
+      case JointType::universal:
+        point();
+        write(out, row, i, j, perpendicular(i, j, xi, xj));
+        break;
+      case JointType::cylindrical:
+      case JointType::translational:
+        write(out, row, i, j, perpendicular(i, j, xi, zj));
+        write(out, row, i, j, perpendicular(i, j, yi, zj));
+        write(out, row, i, j, perpendicular_to_line(i, j, xi, fi.origin, fj.origin));
+        write(out, row, i, j, perpendicular_to_line(i, j, yi, fi.origin, fj.origin));
+        if (joint.type == JointType::translational) write(out, row, i, j, perpendicular(i, j, xi, yj));
+        break;
+      case JointType::fixed:
+        point();
+        write(out, row, i, j, perpendicular(i, j, xi, yj));
+        write(out, row, i, j, perpendicular(i, j, yi, zj));
+        write(out, row, i, j, perpendicular(i, j, zi, xj));
+        break;
+    }
+  }
+  for (const Driver& d : model.drivers) {
+    const Joint& joint = model.joints[static_cast<std::size_t>(d.joint)];
+    const Kin i = kinematics(y, joint.body_i), j = kinematics(y, joint.body_j);
+    double phi_t = 0;
+    const Row r = d.type == DriverType::angle ? angle_driver(i, j, joint, d.motion, t, phi_t)
+                                              : position_driver(i, j, joint, d.motion, t, phi_t);
+    write(out, row, i, j, r, phi_t);
+  }
+}
+
+}  // namespace surfdb

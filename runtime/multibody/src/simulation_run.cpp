@@ -1,0 +1,109 @@
+// Simulation::run(): the step loop every user of the multibody layer shares (the command, the
+// embedding samples, the tests).
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <stdexcept>
+
+#include "surfdb/multibody/integrator_ab4.hpp"
+#include "surfdb/multibody/integrator_rk4.hpp"
+#include "surfdb/multibody/simulation.hpp"
+
+namespace surfdb {
+namespace {
+
+// Output instants within this of a scheduled time count as reaching it (s): fixed steps add up
+// to k h with round-off.
+constexpr double kTimeSlack = 1e-12;
+
+// Decides after each accepted step whether it is an output instant.
+class OutputClock {
+ public:
+  OutputClock(const OutputSchedule& schedule, double end_time, std::size_t pairs)
+      : schedule_(schedule), end_time_(end_time), next_(schedule.interval), impacts_(pairs, 0), rows_(pairs, 0) {}
+
+  bool due(const Simulation& sim, double t) {
+    bool dense = false;
+    for (std::size_t k = 0; k < impacts_.size(); ++k) {
+      const ContactState& s = sim.pairs()[k].state();
+      if (s.memory.impacts != impacts_[k]) impacts_[k] = s.memory.impacts, rows_[k] = 0;
+      if (s.last.in_contact() && rows_[k] < schedule_.steps_per_impact) dense = true, ++rows_[k];
+    }
+    if (!dense && t + kTimeSlack < next_ && t < end_time_) return false;
+    while (next_ <= t + kTimeSlack) next_ += schedule_.interval;
+    return true;
+  }
+
+ private:
+  OutputSchedule schedule_;
+  double end_time_, next_;
+  std::vector<int> impacts_;
+  std::vector<long> rows_;
+};
+
+void check(const RunSettings& s) {
+  if (!(s.end_time > 0) || !std::isfinite(s.end_time)) throw std::invalid_argument("end time must be positive");
+  if (!(s.output.interval > 0)) throw std::invalid_argument("output interval must be positive");
+  const bool fixed = s.integrator == IntegratorKind::ab4 || s.integrator == IntegratorKind::rk4;
+  if (fixed && !(s.step > 0)) throw std::invalid_argument("fixed step must be positive");
+}
+
+}  // namespace
+
+RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& settings, RunObserver& observer) {
+  check(settings);
+  y.resize(static_cast<std::size_t>(size()), 0.0);
+  RunStatistics stats;
+  const std::clock_t cpu0 = std::clock();
+  std::vector<double> scratch(y.size());
+  const auto output = [&](double t, const double* state) {
+    derivative(t, state, scratch.data());  // the joint reactions at this very state
+    const double violation = dynamics_.position_violation(t, state);
+    stats.constraint_drift = std::max(stats.constraint_drift, violation);
+    observer.output(*this, t, state, violation);
+  };
+  accept(0, y.data());
+  stats.initial_energy = mechanical_energy(y.data());
+  output(0, y.data());
+  OutputClock clock(settings.output, settings.end_time, pairs_.size());
+  const auto after_step = [&](double t, const double* state) {
+    ++stats.steps;
+    accept(t, state);
+    if (clock.due(*this, t)) output(t, state);
+    observer.accepted(*this, t, state);
+  };
+  double t = 0;
+  const auto fixed_steps = [&](auto& integrator) {
+    const long count = std::lround(settings.end_time / settings.step);
+    for (long k = 1; k <= count; ++k) {
+      integrator.step(*this, t, settings.step, y.data());
+      t = static_cast<double>(k) * settings.step;
+      after_step(t, y.data());
+    }
+    return count;
+  };
+  if (settings.integrator == IntegratorKind::ab4) {
+    AdamsBashforth4 ab4(size());
+    const long count = fixed_steps(ab4);
+    stats.rhs_evaluations = count + 3 * std::min(count, 3L);  // one per step; RK4's three more at the start
+  } else if (settings.integrator == IntegratorKind::rk4) {
+    Rk4 rk4(size());
+    stats.rhs_evaluations = 4 * fixed_steps(rk4);
+  } else {
+    CvodeOptions options = settings.cvode;
+    options.method = settings.integrator == IntegratorKind::bdf ? CvodeMethod::bdf : CvodeMethod::adams;
+    CvodeIntegrator cvode(*this, options);
+    cvode.reset(0, y.data());
+    while (t < settings.end_time) {
+      t = cvode.step(settings.end_time);
+      after_step(t, cvode.state());
+    }
+    std::copy(cvode.state(), cvode.state() + size(), y.begin());
+    stats.rhs_evaluations = cvode.rhs_evaluations();
+  }
+  stats.end_time = t;
+  stats.cpu_seconds = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  return stats;
+}
+
+}  // namespace surfdb

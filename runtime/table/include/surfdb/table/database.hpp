@@ -1,0 +1,68 @@
+// A surface database opened read-only and memory-mapped: the "model" half of the runtime.
+// One Database per file, shared (std::shared_ptr<const Database>) by every binding that uses it;
+// per-body state lives elsewhere (SurfaceBinding). All members are safe to call from many threads.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+
+#include "surfdb/formats/header.hpp"
+
+namespace surfdb {
+
+class NodeTree;
+
+/// Where a grid line lies in the records: its record row (or column) and its place in the record.
+struct GridLine {
+  std::uint32_t tile = 0;
+  std::uint32_t local = 0;
+};
+
+class Database {
+ public:
+  /// Maps the file and validates its header and checksum table.
+  /// Throws FormatError, its message starting with the path, when the file is missing,
+  /// unreadable, truncated or damaged.
+  static std::shared_ptr<const Database> open(const std::filesystem::path& path);
+
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  const std::filesystem::path& path() const;
+  const Header& header() const;
+  const RecordLayout& layout() const { return header().layout; }
+
+  /// Data record `number` (1..data_records). On first use its checksum is verified and its
+  /// values checked finite; a damaged record throws FormatError and is never returned.
+  const std::uint8_t* record(std::uint64_t number) const;
+
+  /// Number of the first damaged data record after checking all of them, 0 when all are intact.
+  std::uint64_t first_damaged_record() const;
+
+  /// Tells the kernel the pages of records number .. number + count - 1 (consecutive in the
+  /// file) are not needed now, so they leave resident memory. One call per run of records: each
+  /// call costs a TLB flush.
+  void release(std::uint64_t number, std::uint64_t count = 1) const;
+
+  /// The k-d tree over the valid nodes (node_tree.hpp), for global searches: built on first use
+  /// (reading every record once), then shared by every binding, contact and projection of this
+  /// database. Thread-safe. Throws FormatError when a record is damaged or no node is valid.
+  const NodeTree& node_tree() const;
+
+  /// The whole mapped file.
+  std::span<const std::uint8_t> bytes() const;
+
+  /// Per grid line along u (and v): record row and place, so that queries divide nothing.
+  std::span<const GridLine> u_lines() const;
+  std::span<const GridLine> v_lines() const;
+
+ private:
+  Database();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace surfdb

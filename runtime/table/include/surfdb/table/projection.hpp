@@ -1,0 +1,25 @@
+// Closest point of a surface to a given point: a Newton solve of p(u,v) + d n(u,v) = x on the
+// interpolated table, warm-started from a guess, or started near the answer by the node tree.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "surfdb/table/node_tree.hpp"
+#include "surfdb/table/surface_binding.hpp"
+
+namespace surfdb {
+
+struct Projection {
+  SurfacePoint point;   // the foot point and its frame
+  double distance = 0;  // signed, along n: (x - p) . n, file length unit
+  int iterations = 0;   // Newton steps taken (queries after the one at the start)
+  bool converged = false;  // false: the answer is the last iterate, its status still meaningful
+};
+
+/// Newton from the guess (u, v).
+Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, double u, double v);
+
+/// Global: Newton from the tree's start for x (the nearest node and one linear step from it).
+Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x);
+
+}  // namespace surfdb

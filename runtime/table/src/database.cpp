@@ -1,0 +1,141 @@
+#include "surfdb/table/database.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/interprocess/file_mapping.hpp>
+#include <boost/interprocess/mapped_region.hpp>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "surfdb/formats/error.hpp"
+#include "surfdb/formats/integrity.hpp"
+#include "surfdb/formats/scalar.hpp"
+#include "surfdb/table/node_tree.hpp"
+
+namespace surfdb {
+
+namespace bip = boost::interprocess;
+
+namespace {
+enum RecordState : std::uint8_t { unchecked = 0, intact = 1, damaged = 2 };
+}
+
+struct Database::Impl {
+  std::filesystem::path path;
+  bip::file_mapping file;
+  bip::mapped_region region;
+  std::span<const std::uint8_t> bytes;
+  Header header;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> states;  // one RecordState per data record
+  std::vector<GridLine> u_lines, v_lines;
+  mutable std::once_flag tree_once;
+  mutable std::shared_ptr<const NodeTree> tree;
+
+  bool check(std::uint64_t number) const {
+    if (!record_intact(bytes, header, number)) return false;
+    const std::uint8_t* p = bytes.data() + header.layout.record_offset(number);
+    const std::uint64_t n = header.layout.record_bytes / header.layout.scalar_bytes;
+    for (std::uint64_t k = 0; k < n; ++k)
+      if (!std::isfinite(load_scalar(p, header.layout.scalar_bytes, static_cast<int>(k)))) return false;
+    return true;
+  }
+
+  std::uint8_t state(std::uint64_t number) const {
+    std::atomic<std::uint8_t>& s = states[number - 1];
+    std::uint8_t v = s.load(std::memory_order_acquire);
+    if (v == unchecked) {
+      v = check(number) ? intact : damaged;  // two threads may both check: same answer
+      s.store(v, std::memory_order_release);
+    }
+    return v;
+  }
+};
+
+Database::Database() : impl_(std::make_unique<Impl>()) {}
+Database::~Database() = default;
+
+std::shared_ptr<const Database> Database::open(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw FormatError(name + ": no such file");
+  if (!std::filesystem::is_regular_file(status)) throw FormatError(name + ": not a regular file");
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw FormatError(name + ": " + ec.message());
+  if (size < kHeaderBytes)
+    throw FormatError(name + ": not a surface database (" + std::to_string(size) +
+                      " bytes is shorter than a header)");
+
+  std::shared_ptr<Database> db(new Database());
+  Impl& d = *db->impl_;
+  d.path = path;
+  try {
+    d.file = bip::file_mapping(path.c_str(), bip::read_only);
+    d.region = bip::mapped_region(d.file, bip::read_only, 0, size);
+  } catch (const bip::interprocess_exception& e) {
+    throw FormatError(name + ": cannot map: " + e.what());
+  }
+  d.bytes = {static_cast<const std::uint8_t*>(d.region.get_address()), size};
+  try {
+    d.header = decode_header(d.bytes, size);
+    check_checksum_table(d.bytes, d.header);
+  } catch (const FormatError& e) {
+    throw FormatError(name + ": " + e.what());
+  }
+  const RecordLayout& l = d.header.layout;
+  d.states = std::make_unique<std::atomic<std::uint8_t>[]>(l.data_records);
+  // Sizes bounded by the file's length, which the header was checked against.
+  for (std::uint64_t i = 0; i < l.u_points; ++i)
+    d.u_lines.push_back({static_cast<std::uint32_t>(i / l.u_record_points), static_cast<std::uint32_t>(i % l.u_record_points)});
+  for (std::uint64_t j = 0; j < l.v_points; ++j)
+    d.v_lines.push_back({static_cast<std::uint32_t>(j / l.v_record_points), static_cast<std::uint32_t>(j % l.v_record_points)});
+  return db;
+}
+
+const std::filesystem::path& Database::path() const { return impl_->path; }
+const Header& Database::header() const { return impl_->header; }
+std::span<const std::uint8_t> Database::bytes() const { return impl_->bytes; }
+std::span<const GridLine> Database::u_lines() const { return impl_->u_lines; }
+std::span<const GridLine> Database::v_lines() const { return impl_->v_lines; }
+
+const std::uint8_t* Database::record(std::uint64_t number) const {
+  if (impl_->state(number) != intact)
+    throw FormatError(impl_->path.string() + ": data record " + std::to_string(number) +
+                      " is damaged (checksum mismatch or non-finite values)");
+  return impl_->bytes.data() + impl_->header.layout.record_offset(number);
+}
+
+std::uint64_t Database::first_damaged_record() const {
+  for (std::uint64_t k = 1; k <= impl_->header.layout.data_records; ++k)
+    if (impl_->state(k) != intact) return k;
+  return 0;
+}
+
+void Database::release(std::uint64_t number, std::uint64_t count) const {
+  // A read fault maps the other cached pages of its 64 KiB-aligned block as well (the kernel's
+  // fault-around, fault_around_bytes), so reading a record can map pages of its neighbours in the
+  // file. Releasing every block the records overlap takes those along; a neighbour still in use
+  // simply reads its pages back from the page cache: the mapping is read-only and file-backed.
+  static const std::uint64_t block = std::max<std::uint64_t>(static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)), 65536);
+  if (count == 0) return;
+  const RecordLayout& l = impl_->header.layout;
+  const auto base = reinterpret_cast<std::uintptr_t>(impl_->bytes.data());  // page-aligned
+  const std::uint64_t begin = l.record_offset(number) / block * block;
+  const std::uint64_t last_end = l.record_offset(number + count - 1) + l.record_bytes;
+  const std::uint64_t end = std::min(l.file_bytes, (last_end + block - 1) / block * block);
+  if (end > begin)
+    ::madvise(reinterpret_cast<void*>(base + begin), end - begin, MADV_DONTNEED);
+}
+
+const NodeTree& Database::node_tree() const {
+  std::call_once(impl_->tree_once, [this] { impl_->tree = NodeTree::build(*this); });
+  return *impl_->tree;
+}
+
+}  // namespace surfdb

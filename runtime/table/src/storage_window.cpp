@@ -1,0 +1,136 @@
+#include "surfdb/table/storage_window.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+#include <cstring>
+#include <stdexcept>
+
+namespace surfdb {
+
+const char* residency_name(Residency r) {
+  switch (r) {
+    case Residency::full_load: return "full";
+    case Residency::window_copy: return "copy";
+    case Residency::direct_mapping: return "direct";
+  }
+  return "?";
+}
+
+StorageWindow::StorageWindow(std::shared_ptr<const Database> db, WindowSize size, Residency residency)
+    : db_(std::move(db)), residency_(residency) {
+  const RecordLayout& l = db_->layout();
+  if (size.u_records < 1 || size.v_records < 1)
+    throw std::invalid_argument("a storage window needs at least 1 x 1 records");
+  if (residency_ == Residency::full_load) {
+    size_ = {static_cast<std::uint32_t>(l.u_records), static_cast<std::uint32_t>(l.v_records)};
+  } else {
+    size_.u_records = static_cast<std::uint32_t>(std::min<std::uint64_t>(size.u_records, l.u_records));
+    size_.v_records = static_cast<std::uint32_t>(std::min<std::uint64_t>(size.v_records, l.v_records));
+  }
+  covers_all_ = size_.u_records == l.u_records && size_.v_records == l.v_records;
+  slots_.assign(std::size_t{size_.u_records} * size_.v_records, nullptr);
+  if (residency_ != Residency::direct_mapping) {
+    // 2 MiB-aligned and, where the kernel allows, backed by huge pages: random access over a
+    // whole table is bound by TLB misses, which huge pages all but remove.
+    constexpr std::size_t huge = std::size_t{2} << 20;
+    buffer_bytes_ = slots_.size() * l.record_bytes;
+    const std::size_t rounded = (buffer_bytes_ + huge - 1) / huge * huge;
+    buffer_.reset(static_cast<std::uint8_t*>(std::aligned_alloc(huge, rounded)));
+    if (!buffer_) throw std::bad_alloc();
+    ::madvise(buffer_.get(), rounded, MADV_HUGEPAGE);
+  }
+  if (residency_ == Residency::full_load) place({0, 0});
+}
+
+void StorageWindow::FreeBuffer::operator()(std::uint8_t* p) const { std::free(p); }
+
+StorageWindow::~StorageWindow() = default;
+StorageWindow::StorageWindow(StorageWindow&&) noexcept = default;
+StorageWindow& StorageWindow::operator=(StorageWindow&&) noexcept = default;
+
+bool StorageWindow::follow_to(RecordIndex contact) {
+  const RecordLayout& l = db_->layout();
+  last_contact_ = contact;
+  if (placed_ && contains(contact)) {
+    const bool border = contact.ti == origin_.ti || contact.ti == origin_.ti + size_.u_records - 1 ||
+                        contact.tj == origin_.tj || contact.tj == origin_.tj + size_.v_records - 1;
+    if (!border) return false;
+  }
+  const auto centred = [](std::uint64_t at, std::uint32_t extent, std::uint64_t count) {
+    const std::uint64_t half = extent / 2;
+    return std::min(at > half ? at - half : 0, count - extent);
+  };
+  const RecordIndex target{centred(contact.ti, size_.u_records, l.u_records),
+                           centred(contact.tj, size_.v_records, l.v_records)};
+  if (placed_ && target == origin_) return false;  // the border is the surface's own
+  if (placed_) ++stats_.updates;
+  place(target);
+  return true;
+}
+
+const std::uint8_t* StorageWindow::outside_record(RecordIndex r) {
+  ++stats_.outside_reads;
+  const std::uint64_t number = db_->layout().record_number(r);
+  const auto pending = outside_.begin() + outside_count_;
+  if (std::find(outside_.begin(), pending, number) == pending) {
+    if (outside_count_ == outside_.size()) release_pending();  // callers release after each query
+    outside_[outside_count_++] = number;
+  }
+  return db_->record(number);
+}
+
+void StorageWindow::release_pending() {
+  for (std::uint32_t k = 0; k < outside_count_; ++k) db_->release(outside_[k]);
+  outside_count_ = 0;
+}
+
+void StorageWindow::place(RecordIndex new_origin) {
+  const RecordLayout& l = db_->layout();
+  const bool direct = residency_ == Residency::direct_mapping;
+  const RecordIndex old_origin = origin_;
+  const bool had = placed_;
+  placed_ = false;  // until every record is in: a damaged record leaves the window unplaced
+  origin_ = new_origin;
+  for (std::uint32_t a = 0; a < size_.u_records; ++a) {
+    for (std::uint32_t b = 0; b < size_.v_records; ++b) {
+      const RecordIndex r{new_origin.ti + a, new_origin.tj + b};
+      const std::uint64_t number = l.record_number(r);
+      const bool kept = had && r.ti - old_origin.ti < size_.u_records && r.tj - old_origin.tj < size_.v_records;
+      const std::uint8_t* source = db_->record(number);
+      if (direct) {
+        slots_[std::size_t{a} * size_.v_records + b] = source;
+      } else {
+        // A record keeps its place in the buffer while it stays in the window (the buffer is a
+        // torus over record indices), so a move copies only the records that enter.
+        std::uint8_t* home = buffer_.get() + ((r.ti % size_.u_records) * size_.v_records + r.tj % size_.v_records) * l.record_bytes;
+        if (!kept) {
+          std::memcpy(home, source, l.record_bytes);
+          db_->release(number);  // the copy is what stays resident, not the mapped pages
+        }
+        slots_[std::size_t{a} * size_.v_records + b] = home;
+      }
+      stats_.records_read += !kept;
+    }
+  }
+  placed_ = true;
+  if (direct && had) {  // pages of records that left the window go, a run of a record row at a time
+    for (std::uint32_t a = 0; a < size_.u_records; ++a) {
+      std::uint32_t run = 0;  // records leaving, consecutive in the row and in the file
+      for (std::uint32_t b = 0; b <= size_.v_records; ++b) {
+        const RecordIndex r{old_origin.ti + a, old_origin.tj + b};
+        if (b < size_.v_records && !contains(r)) {
+          ++run;
+        } else if (run > 0) {
+          db_->release(l.record_number({r.ti, r.tj - run}), run);
+          run = 0;
+        }
+      }
+    }
+  }
+  stats_.bytes_resident = direct ? slots_.size() * l.record_bytes : buffer_bytes_;
+}
+
+}  // namespace surfdb

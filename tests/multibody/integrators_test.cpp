@@ -1,0 +1,66 @@
+// The fixed-step integrators against a closed form: a harmonic oscillator x'' = -w^2 x, whose
+// exact solution is x = cos(w t). Both are fourth order: halving the step divides the error by 16.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "surfdb/multibody/integrator_ab4.hpp"
+#include "surfdb/multibody/integrator_rk4.hpp"
+
+using namespace surfdb;
+
+namespace {
+
+struct Oscillator : OdeSystem {
+  double w = 3;
+  int evaluations = 0;
+  int size() const override { return 2; }
+  void derivative(double, const double* y, double* ydot) override {
+    ++evaluations;
+    ydot[0] = y[1];
+    ydot[1] = -w * w * y[0];
+  }
+};
+
+// |x(T) - cos(w T)| and the derivatives spent, integrating to T = 2 s with n steps.
+template <class Integrator>
+std::pair<double, int> error_at_end(int n) {
+  Oscillator s;
+  Integrator integrator(2);
+  double y[2] = {1, 0};
+  const double T = 2, h = T / n;
+  for (int k = 0; k < n; ++k) integrator.step(s, k * h, h, y);
+  return {std::abs(y[0] - std::cos(s.w * T)), s.evaluations};
+}
+
+}  // namespace
+
+TEST_CASE("RK4 and fourth-order Adams-Bashforth converge at fourth order on an oscillator") {
+  for (int n : {400, 800}) {
+    const auto [rk4, rk4_calls] = error_at_end<Rk4>(n);
+    const auto [rk4_fine, rk4_fine_calls] = error_at_end<Rk4>(2 * n);
+    const auto [ab4, ab4_calls] = error_at_end<AdamsBashforth4>(n);
+    const auto [ab4_fine, ab4_fine_calls] = error_at_end<AdamsBashforth4>(2 * n);
+    CAPTURE(n);
+    CHECK(rk4 / rk4_fine == doctest::Approx(16).epsilon(0.15));
+    CHECK(ab4 / ab4_fine == doctest::Approx(16).epsilon(0.15));
+    CHECK(ab4 < 1e-5);
+    CHECK(rk4_calls == 4 * n);
+    CHECK(ab4_calls == n + 3 * 3);  // one per step; RK4's three more in each of the three starting steps
+    MESSAGE("n " << n << ": RK4 error " << rk4 << ", AB4 error " << ab4);
+  }
+}
+
+TEST_CASE("Adams-Bashforth starts again after restart()") {
+  Oscillator s;
+  AdamsBashforth4 ab4(2);
+  double y[2] = {1, 0};
+  for (int k = 0; k < 10; ++k) ab4.step(s, k * 0.01, 0.01, y);
+  // A jump in the state (an event) makes the history meaningless: restart from the new state.
+  y[0] = 0.5;
+  y[1] = 0;
+  ab4.restart();
+  const double t0 = 0.1, h = 0.001;
+  for (int k = 0; k < 500; ++k) ab4.step(s, t0 + k * h, h, y);
+  CHECK(std::abs(y[0] - 0.5 * std::cos(s.w * 500 * h)) < 1e-9);
+}

@@ -1,0 +1,118 @@
+// Storage windows: the seven-step rule's update counts on scripted paths, and resident memory.
+#include "surfdb/table/storage_window.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "../support/octant_fixture.hpp"
+#include "../support/resident_memory.hpp"
+#include "surfdb/table/node_tree.hpp"
+#include "surfdb/table/surface_binding.hpp"
+
+using namespace surfdb;
+using namespace surfdb::test;
+
+namespace {
+
+// Sweeps v across the whole surface at the middle of record row 18, a tenth of a cell per step.
+void sweep_v(SurfaceBinding& b) {
+  const Header& h = b.database().header();
+  const double u = h.u0 + (18 * 27 + 13) * h.du;
+  for (double j = 2 * 27 + 13; j <= 36 * 27 + 13; j += 0.1) b.query(u, h.v0 + j * h.dv);
+}
+
+}  // namespace
+
+TEST_CASE("a 5 x 5 window sweeping across 37 records moves exactly as the rule predicts") {
+  // Placed on record column 2: window columns 0..4. Reaching border column 4 centres it on 4
+  // (2..6), column 6 on 6, ... column 34 gives 32..36, the surface's own edge, where reaching
+  // column 36 moves nothing: updates at 4, 6, ..., 34 = 16, each bringing 2 x 5 new records.
+  SurfaceBinding b(paper_octant(), {5, 5}, Residency::direct_mapping);
+  sweep_v(b);
+  const WindowStats& s = b.window().stats();
+  CHECK(s.updates == 16);
+  CHECK(s.records_read == 25 + 16 * 10);
+  CHECK(s.outside_reads == 0);
+  CHECK(b.window().origin() == RecordIndex{16, 32});
+
+  SurfaceBinding copy(paper_octant(), {5, 5}, Residency::window_copy);
+  sweep_v(copy);
+  CHECK(copy.window().stats().updates == 16);
+  CHECK(copy.window().stats().records_read == 25 + 16 * 10);  // records that stay are not copied again
+}
+
+TEST_CASE("a window copy answers exactly as the mapping, however it has moved") {
+  // The copy keeps each record at one place of its buffer while it stays in the window; a wrong
+  // place would show as a different answer somewhere on a path that moves the window both ways.
+  SurfaceBinding direct(paper_octant(), {5, 3}, Residency::direct_mapping);
+  SurfaceBinding copy(paper_octant(), {5, 3}, Residency::window_copy);
+  const Header& h = direct.database().header();
+  std::size_t queries = 0, differences = 0;
+  for (double s = 0; s < 6.0; s += 0.0007) {  // a loop over the surface, there and back
+    const double u = h.u0 + (499 + 420 * std::sin(s)) * h.du, v = h.v0 + (499 + 460 * std::sin(2 * s + 0.3)) * h.dv;
+    const SurfacePoint a = direct.query(u, v), b = copy.query(u, v);
+    differences += !(a.p == b.p && a.n == b.n && a.t == b.t && a.dn_du == b.dn_du);
+    ++queries;
+  }
+  CHECK(differences == 0);
+  CHECK(copy.window().stats().updates == direct.window().stats().updates);
+  CHECK(copy.window().stats().updates > 100);
+  CHECK(copy.window().stats().records_read == direct.window().stats().records_read);
+  MESSAGE(queries << " queries, " << copy.window().stats().updates << " window moves");
+}
+
+TEST_CASE("a window of the whole surface never updates") {
+  for (Residency r : {Residency::direct_mapping, Residency::window_copy, Residency::full_load}) {
+    SurfaceBinding b(paper_octant(), {37, 37}, r);
+    sweep_v(b);
+    const Header& h = b.database().header();
+    for (double i = 0; i < 999; i += 7.3) b.query(h.u0 + i * h.du, 0.3);
+    CAPTURE(residency_name(r));
+    CHECK(b.window().stats().updates == 0);
+    CHECK(b.window().stats().records_read == 37 * 37);
+  }
+}
+
+TEST_CASE("a window of 1 x 1 records reads neighbours straight from the database") {
+  SurfaceBinding b(paper_octant(), {1, 1}, Residency::window_copy);
+  const Header& h = b.database().header();
+  b.query(h.u0 + 26.5 * h.du, h.v0 + 5.5 * h.dv);  // cell straddles records 0 and 1 along u
+  CHECK(b.window().stats().outside_reads == 2);
+}
+
+TEST_CASE("resident memory of the mapping stays within the window on a 999 x 999 file") {
+  const auto db = paper_octant();
+  SurfaceBinding b(db, {5, 5}, Residency::direct_mapping);
+  const Header& h = db->header();
+  // Raster over the whole surface: every record enters and leaves the window.
+  for (double i = 13; i < 999; i += 27)
+    for (double j = 0; j < 999; j += 0.5) b.query(h.u0 + i * h.du, h.v0 + j * h.dv);
+  const std::uint64_t window_bytes = 25 * h.layout.record_bytes;
+  const std::uint64_t rss = mapped_rss_bytes(db->path());
+  MESSAGE("mapped resident " << rss << " bytes, window " << window_bytes << " bytes, file "
+                             << h.layout.file_bytes << " bytes");
+  CHECK(b.window().stats().bytes_resident == window_bytes);
+  CHECK(rss <= window_bytes + 64 * 1024);
+  CHECK(b.window().stats().updates > 300);
+}
+
+TEST_CASE("windows crossing record rows and a node-tree build leave no stray pages resident") {
+  // Reading a page maps its neighbours within the same 64 KiB block too (the kernel's
+  // fault-around): releases must take those pages along, or they pile up as the window travels.
+  const auto db = paper_octant();
+  const Header& h = db->header();
+  SurfaceBinding b(db, {5, 5}, Residency::direct_mapping);
+  // Along u: each record row is v_records records further into the file.
+  for (double j = 13; j < 999; j += 27)
+    for (double i = 0; i < 999; i += 0.5) b.query(h.u0 + i * h.du, h.v0 + j * h.dv);
+  // The window's records, each with at most the rest of the 64 KiB blocks at its two ends.
+  const std::uint64_t bound = 25 * (h.layout.record_bytes + 128 * 1024);
+  const std::uint64_t after_raster = mapped_rss_bytes(db->path());
+  const auto tree = NodeTree::build(*db);  // reads every record once
+  const std::uint64_t after_tree = mapped_rss_bytes(db->path());
+  MESSAGE("mapped resident " << after_raster << " bytes after the raster, " << after_tree
+                             << " after the tree, bound " << bound << " bytes");
+  CHECK(after_raster <= bound);
+  CHECK(after_tree <= bound);
+}

@@ -1,0 +1,111 @@
+// Reading scenario TOML with messages that name the file, the line and the field; every number
+// checked finite where it is read.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <toml++/toml.h>
+#include <vector>
+
+#include "scenario.hpp"
+
+namespace surfdb::cli {
+
+using Eigen::Matrix3d;
+using Eigen::Vector3d;
+
+// Field access with messages that name the file, the line and the field.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const toml::node& at, const std::string& field, const std::string& what) const {
+    throw ScenarioError(file_ + ":" + std::to_string(at.source().begin.line) + ": " + field + ": " + what);
+  }
+
+  const toml::node* find(const toml::table& t, const char* key) const { return t.get(key); }
+
+  double number(const toml::table& t, const char* key, const std::string& where, std::optional<double> fallback = {}) const {
+    const toml::node* n = t.get(key);
+    if (!n) {
+      if (fallback) return *fallback;
+      fail(t, where + "." + key, "missing");
+    }
+    if (auto v = n->value<double>()) {
+      if (!std::isfinite(*v)) fail(*n, where + "." + key, "must be a finite number");
+      return *v;
+    }
+    fail(*n, where + "." + key, "must be a number");
+  }
+
+  double positive(const toml::table& t, const char* key, const std::string& where, std::optional<double> fallback = {}) const {
+    const double v = number(t, key, where, fallback);
+    if (!(v > 0)) fail(t.get(key) ? *t.get(key) : static_cast<const toml::node&>(t), where + "." + key, "must be positive");
+    return v;
+  }
+
+  std::string text(const toml::table& t, const char* key, const std::string& where, std::optional<std::string> fallback = {}) const {
+    const toml::node* n = t.get(key);
+    if (!n) {
+      if (fallback) return *fallback;
+      fail(t, where + "." + key, "missing");
+    }
+    if (auto v = n->value<std::string>()) return *v;
+    fail(*n, where + "." + key, "must be a string");
+  }
+
+  std::vector<double> numbers(const toml::table& t, const char* key, const std::string& where, std::size_t count) const {
+    const toml::node* n = t.get(key);
+    if (!n) fail(t, where + "." + key, "missing");
+    const toml::array* a = n->as_array();
+    if (!a || a->size() != count) fail(*n, where + "." + key, "must be an array of " + std::to_string(count) + " numbers");
+    std::vector<double> out;
+    for (const toml::node& e : *a) {
+      auto v = e.value<double>();
+      if (!v || !std::isfinite(*v)) fail(e, where + "." + key, "must hold finite numbers");
+      out.push_back(*v);
+    }
+    return out;
+  }
+
+  Vector3d vec3(const toml::table& t, const char* key, const std::string& where, std::optional<Vector3d> fallback = {}) const {
+    if (!t.get(key) && fallback) return *fallback;
+    const auto v = numbers(t, key, where, 3);
+    return {v[0], v[1], v[2]};
+  }
+
+  Vector3d direction(const toml::table& t, const char* key, const std::string& where, std::optional<Vector3d> fallback = {}) const {
+    const Vector3d v = vec3(t, key, where, fallback);
+    if (!(v.norm() > 0)) fail(t.get(key) ? *t.get(key) : static_cast<const toml::node&>(t), where + "." + key, "must not be zero");
+    return v.normalized();
+  }
+
+  void only(const toml::table& t, std::initializer_list<const char*> allowed, const std::string& where) const {
+    for (const auto& [key, value] : t) {
+      bool known = false;
+      for (const char* a : allowed) known = known || key.str() == a;
+      if (!known) fail(value, where, "unknown key '" + std::string(key.str()) + "'");
+    }
+  }
+
+  const toml::array* tables(const toml::table& root, const char* key) const {
+    const toml::node* n = root.get(key);
+    if (!n) return nullptr;
+    const toml::array* a = n->as_array();
+    if (!a || !a->is_array_of_tables()) fail(*n, key, "must be a list of tables ([[" + std::string(key) + "]])");
+    return a;
+  }
+
+ private:
+  std::string file_;
+};
+
+/// How far R^T R may be from the identity for R, read from a file, to count as a rotation.
+inline constexpr double kRotationTolerance = 1e-9;
+
+/// A 3 x 3 rotation given as rows (identity when absent); refuses anything but a rotation.
+Matrix3d rotation_from(const Reader& r, const toml::table& t, const char* key, const std::string& where);
+
+}  // namespace surfdb::cli

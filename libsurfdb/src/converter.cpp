@@ -1,15 +1,14 @@
 #include "surfdb/libsurfdb/converter.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <exception>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "surfdb/formats/record_file_writer.hpp"
+#include "sampling_pool.hpp"
 #include "surfdb/libsurfdb/node_geometry.hpp"
 
 namespace surfdb {
@@ -87,23 +86,10 @@ class RecordFiller {
   double normal_sign_;
 };
 
-}  // namespace
-
-ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
-                              const std::filesystem::path& destination,
-                              const ConvertProgress& progress) {
-  const auto t0 = Clock::now();
-  const RecordLayout layout =
-      RecordLayout::make(options.grid.u, options.grid.v, options.record.u, options.record.v,
-                         kColumnsV1.size(), scalar_bytes(options.scalar));
+// Everything the header says but the counts, which sampling finds.
+Header make_header(const SurfaceSource& source, const ConvertOptions& options, const RecordLayout& layout) {
   const ParamBounds b = source.bounds();
-  const SourceInfo info = source.info();
-  const bool reversed = info.orientation == FaceOrientation::reversed;
-  const double normal_sign = (reversed != options.flip_normals) ? -1.0 : 1.0;
-
-  // Everything the header says but the counts, which sampling finds.
-  ConvertReport report;
-  Header& h = report.header;
+  Header h;
   h.scalar = options.scalar;
   h.layout = layout;
   h.columns.assign(kColumnsV1.begin(), kColumnsV1.end());
@@ -119,9 +105,26 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   h.v_period = b.v_period;
   h.length_unit = source.unit();
   h.meters_per_unit = h.length_unit == LengthUnit::metre ? 1.0 : 1e-3;
-  h.source = info;
+  h.source = source.info();
   h.source.normals_flipped = options.flip_normals;
+  return h;
+}
 
+}  // namespace
+
+ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
+                              const std::filesystem::path& destination,
+                              const ConvertProgress& progress) {
+  const auto t0 = Clock::now();
+  const RecordLayout layout =
+      RecordLayout::make(options.grid.u, options.grid.v, options.record.u, options.record.v,
+                         kColumnsV1.size(), scalar_bytes(options.scalar));
+  ConvertReport report;
+  Header& h = report.header = make_header(source, options, layout);
+  const bool reversed = h.source.orientation == FaceOrientation::reversed;
+  const double normal_sign = (reversed != options.flip_normals) ? -1.0 : 1.0;
+
+  // One source (OpenCASCADE's evaluators are not thread-safe) and one filler per worker.
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::unique_ptr<SurfaceSource>> sources;
@@ -136,31 +139,20 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
 
   RecordFileWriter writer(destination, layout);
   std::vector<std::uint8_t> row(layout.v_records * layout.record_bytes);
-  for (std::uint64_t ti = 0; ti < layout.u_records; ++ti) {
-    const auto t_row = Clock::now();
-    std::atomic<std::uint64_t> next{0};
-    std::vector<std::exception_ptr> errors(threads);
-    {
-      std::vector<std::jthread> pool;
-      for (unsigned w = 0; w < threads; ++w) {
-        pool.emplace_back([&, w] {
-          try {
-            for (std::uint64_t tj; (tj = next++) < layout.v_records;)
-              fillers[w].fill({ti, tj}, row.data() + tj * layout.record_bytes, counters[w]);
-          } catch (...) {
-            errors[w] = std::current_exception();
-          }
-        });
-      }
+  {
+    SamplingPool pool(threads, layout.v_records, [&](unsigned w, std::uint64_t ti, std::uint64_t tj) {
+      fillers[w].fill({ti, tj}, row.data() + tj * layout.record_bytes, counters[w]);
+    });
+    for (std::uint64_t ti = 0; ti < layout.u_records; ++ti) {
+      const auto t_row = Clock::now();
+      pool.sample_row(ti);
+      const auto t_write = Clock::now();
+      report.sampling_seconds += std::chrono::duration<double>(t_write - t_row).count();
+      for (std::uint64_t tj = 0; tj < layout.v_records; ++tj)
+        writer.write_record(std::span(row.data() + tj * layout.record_bytes, layout.record_bytes));
+      report.writing_seconds += seconds_since(t_write);
+      if (progress) progress((ti + 1) * layout.v_records, layout.data_records);
     }
-    for (const auto& e : errors)
-      if (e) std::rethrow_exception(e);
-    const auto t_write = Clock::now();
-    report.sampling_seconds += std::chrono::duration<double>(t_write - t_row).count();
-    for (std::uint64_t tj = 0; tj < layout.v_records; ++tj)
-      writer.write_record(std::span(row.data() + tj * layout.record_bytes, layout.record_bytes));
-    report.writing_seconds += seconds_since(t_write);
-    if (progress) progress((ti + 1) * layout.v_records, layout.data_records);
   }
 
   for (const Counters& c : counters) {

@@ -29,9 +29,16 @@ constexpr std::size_t magic = 0, version = 8, bom = 12, header_bytes = 16, scala
                       source_name = 352, checksum_table_hash = 608, header_hash = 616;
 }  // namespace off
 
-constexpr std::size_t kShortString = 32, kLongString = 256;
+constexpr std::size_t kShortString = 32, kLongString = 256;  // char[] field sizes, NUL included
 constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'S', 'D', 'B', '\r', '\n', 0x1a, '\n'};
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
+constexpr std::size_t kColumnIdBytes = sizeof(std::uint16_t);  // one u16 per column id
+constexpr std::size_t kRequiredColumns = 14;                    // ids 1..14: u, v, point, frame
+constexpr std::uint32_t kPeriodicU = 1u, kPeriodicV = 2u;      // bits of the `periodic` field
+constexpr std::uint32_t kNormalsFlipped = 1u;                   // bit of the `source_flags` field
+// Relative tolerance of the grid-end check (docs/format.md, "Reading and validating"): the stored
+// du is rounded, and u0 + (u_points - 1) du then misses u1 by a few units in the last place.
+constexpr double kGridEndTolerance = 1e-9;
 
 template <class T>
 void put(std::uint8_t* b, std::size_t at, T value) {
@@ -111,16 +118,16 @@ std::array<std::uint8_t, kHeaderBytes> encode_header(const Header& h) {
   put<double>(b, off::v1, h.v1);
   put<double>(b, off::u_period, h.u_period);
   put<double>(b, off::v_period, h.v_period);
-  put<std::uint32_t>(b, off::periodic, (h.periodic_u ? 1u : 0u) | (h.periodic_v ? 2u : 0u));
+  put<std::uint32_t>(b, off::periodic, (h.periodic_u ? kPeriodicU : 0u) | (h.periodic_v ? kPeriodicV : 0u));
   put<std::uint32_t>(b, off::length_unit, static_cast<std::uint32_t>(h.length_unit));
   put<double>(b, off::meters_per_unit, h.meters_per_unit);
   put<std::uint64_t>(b, off::invalid_points, h.invalid_points);
   put<std::uint64_t>(b, off::degenerate_points, h.degenerate_points);
   put<std::uint32_t>(b, off::face_index, h.source.face_index);
   put<std::uint32_t>(b, off::orientation, static_cast<std::uint32_t>(h.source.orientation));
-  put<std::uint32_t>(b, off::source_flags, h.source.normals_flipped ? 1u : 0u);
+  put<std::uint32_t>(b, off::source_flags, h.source.normals_flipped ? kNormalsFlipped : 0u);
   for (std::size_t c = 0; c < h.columns.size() && c < kMaxColumns; ++c)
-    put<std::uint16_t>(b, off::column_ids + 2 * c, static_cast<std::uint16_t>(h.columns[c]));
+    put<std::uint16_t>(b, off::column_ids + kColumnIdBytes * c, static_cast<std::uint16_t>(h.columns[c]));
   put_string(b, off::source_kind, kShortString, h.source.kind);
   put_string(b, off::surface_type, kShortString, h.source.surface_type);
   put_string(b, off::source_name, kLongString, h.source.name);
@@ -129,7 +136,13 @@ std::array<std::uint8_t, kHeaderBytes> encode_header(const Header& h) {
   return bytes;
 }
 
-Header decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_bytes) {
+namespace {
+
+// The checks of decode_header, one step of docs/format.md's "Reading and validating" each, in the
+// order that list gives. Each throws FormatError naming the first problem it finds.
+
+// Step 1 and 2: a surface database at all, in this reader's byte order.
+void check_identity(std::span<const std::uint8_t> bytes, std::uint64_t file_bytes) {
   if (bytes.size() < kHeaderBytes || file_bytes < kHeaderBytes)
     throw FormatError("not a surface database: " + std::to_string(file_bytes) +
                       " bytes is shorter than a header (" + std::to_string(kHeaderBytes) + ")");
@@ -140,48 +153,67 @@ Header decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_byt
   if (bom == __builtin_bswap32(kByteOrderMark))
     throw FormatError("written with the other byte order (big-endian); this reader needs little-endian");
   if (bom != kByteOrderMark) bad("byte-order mark damaged");
+}
 
-  Header h;
-  h.format_version = get<std::uint32_t>(b, off::version);
+// Step 3 and 4: the version first (a newer file need not hash the same way), then the header's
+// own hash, then the header length. Returns the version.
+std::uint32_t check_version_and_hash(const std::uint8_t* b) {
+  const auto version = get<std::uint32_t>(b, off::version);
   const bool hash_ok = get<std::uint64_t>(b, off::header_hash) == header_hash(b);
-  if (h.format_version != kFormatVersion) {
-    throw FormatError("format version " + std::to_string(h.format_version) +
+  if (version != kFormatVersion) {
+    throw FormatError("format version " + std::to_string(version) +
                       (hash_ok ? " is not supported by this reader (it reads version 1)"
                                : " is unknown to this reader (version 1), or the header is damaged"));
   }
   if (!hash_ok) bad("checksum mismatch (the header record is damaged)");
   if (get<std::uint32_t>(b, off::header_bytes) != kHeaderBytes) bad("header length is not 1024");
+  return version;
+}
 
+// Step 5: the scalar type and its size.
+ScalarType decode_scalar(const std::uint8_t* b) {
   const auto scalar = get<std::uint32_t>(b, off::scalar_type);
-  if (scalar != 1 && scalar != 2) bad("unknown scalar type " + std::to_string(scalar));
-  h.scalar = static_cast<ScalarType>(scalar);
-  expect_equal(get<std::uint32_t>(b, off::scalar_bytes), scalar_bytes(h.scalar), "scalar size");
+  if (scalar != static_cast<std::uint32_t>(ScalarType::f64) &&
+      scalar != static_cast<std::uint32_t>(ScalarType::f32))
+    bad("unknown scalar type " + std::to_string(scalar));
+  const auto type = static_cast<ScalarType>(scalar);
+  expect_equal(get<std::uint32_t>(b, off::scalar_bytes), scalar_bytes(type), "scalar size");
+  return type;
+}
 
+// Step 6: the column count, then each listed id (known, not repeated), then the required ids.
+std::vector<Column> decode_columns(const std::uint8_t* b) {
   const auto column_count = get<std::uint32_t>(b, off::column_count);
   if (column_count < 1 || column_count > kMaxColumns)
     bad("column count " + std::to_string(column_count) + " is outside 1..32");
+  std::vector<Column> columns;
   for (std::uint32_t c = 0; c < column_count; ++c) {
-    const auto id = get<std::uint16_t>(b, off::column_ids + 2 * c);
+    const auto id = get<std::uint16_t>(b, off::column_ids + kColumnIdBytes * c);
     const auto column = column_from_id(id);
     if (!column) bad("unknown column id " + std::to_string(id));
-    if (std::find(h.columns.begin(), h.columns.end(), *column) != h.columns.end())
+    if (std::find(columns.begin(), columns.end(), *column) != columns.end())
       bad("column '" + std::string(column_name(*column)) + "' appears twice");
-    h.columns.push_back(*column);
+    columns.push_back(*column);
   }
-  for (std::size_t c = 0; c < 14; ++c)
-    if (std::find(h.columns.begin(), h.columns.end(), kColumnsV1[c]) == h.columns.end())
+  for (std::size_t c = 0; c < kRequiredColumns; ++c)
+    if (std::find(columns.begin(), columns.end(), kColumnsV1[c]) == columns.end())
       bad("required column '" + std::string(column_name(kColumnsV1[c])) + "' is missing");
+  return columns;
+}
 
-  const auto u_record_points = get<std::uint32_t>(b, off::u_record_points);
-  const auto v_record_points = get<std::uint32_t>(b, off::v_record_points);
+// Step 7 and 8: the record layout recomputed from the grid and record points, each stored size
+// against it, then the file's real length.
+RecordLayout decode_layout(const std::uint8_t* b, std::uint32_t column_count, ScalarType scalar,
+                           std::uint64_t file_bytes) {
+  RecordLayout l;
   try {
-    h.layout = RecordLayout::make(get<std::uint64_t>(b, off::u_points),
-                                  get<std::uint64_t>(b, off::v_points), u_record_points,
-                                  v_record_points, column_count, scalar_bytes(h.scalar));
+    l = RecordLayout::make(get<std::uint64_t>(b, off::u_points), get<std::uint64_t>(b, off::v_points),
+                           get<std::uint32_t>(b, off::u_record_points),
+                           get<std::uint32_t>(b, off::v_record_points), column_count,
+                           scalar_bytes(scalar));
   } catch (const FormatError& e) {
     bad(e.what());
   }
-  const RecordLayout& l = h.layout;
   expect_equal(get<std::uint64_t>(b, off::u_records), l.u_records, "u record count");
   expect_equal(get<std::uint64_t>(b, off::v_records), l.v_records, "v record count");
   expect_equal(get<std::uint64_t>(b, off::data_records), l.data_records, "data record count");
@@ -194,7 +226,18 @@ Header decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_byt
     throw FormatError("file is " + std::to_string(file_bytes) + " bytes but its header describes " +
                       std::to_string(l.file_bytes) +
                       (file_bytes < l.file_bytes ? " (truncated)" : " (trailing data)"));
+  return l;
+}
 
+// True when the last node a + (n - 1) step lands on `last` within the grid-end tolerance.
+bool grid_ends_at(double a, double step, std::uint64_t n, double last) {
+  const double end = a + step * static_cast<double>(n - 1);
+  return std::abs(end - last) <= kGridEndTolerance * (std::abs(last) + std::abs(end - a));
+}
+
+// Step 9: the parameter grid: every float finite, positive spacing, the last nodes where the
+// spacing puts them.
+void decode_grid(const std::uint8_t* b, Header& h) {
   h.u0 = get<double>(b, off::u0);
   h.v0 = get<double>(b, off::v0);
   h.du = get<double>(b, off::du);
@@ -208,41 +251,70 @@ Header decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_byt
                          {h.v_period, "v period"}})
     expect_finite(x, name);
   if (!(h.du > 0) || !(h.dv > 0)) bad("grid spacing du, dv must be positive");
-  const auto spans = [](double a, double step, std::uint64_t n, double last) {
-    const double end = a + step * static_cast<double>(n - 1);
-    return std::abs(end - last) <= 1e-9 * (std::abs(last) + std::abs(end - a));
-  };
-  if (!spans(h.u0, h.du, l.u_points, h.u1)) bad("u0 + (u_points - 1) du differs from u1");
-  if (!spans(h.v0, h.dv, l.v_points, h.v1)) bad("v0 + (v_points - 1) dv differs from v1");
+  if (!grid_ends_at(h.u0, h.du, h.layout.u_points, h.u1)) bad("u0 + (u_points - 1) du differs from u1");
+  if (!grid_ends_at(h.v0, h.dv, h.layout.v_points, h.v1)) bad("v0 + (v_points - 1) dv differs from v1");
+}
 
+// Step 10: the periodicity bits, known and agreeing with the periods.
+void decode_periodicity(const std::uint8_t* b, Header& h) {
   const auto periodic = get<std::uint32_t>(b, off::periodic);
-  if (periodic > 3) bad("unknown periodicity bits");
-  h.periodic_u = periodic & 1u;
-  h.periodic_v = periodic & 2u;
+  if (periodic & ~(kPeriodicU | kPeriodicV)) bad("unknown periodicity bits");
+  h.periodic_u = periodic & kPeriodicU;
+  h.periodic_v = periodic & kPeriodicV;
   if (h.periodic_u != (h.u_period > 0) || h.periodic_v != (h.v_period > 0))
     bad("periodicity flags and periods disagree");
+}
 
+// Step 11: the length unit and its size in metres.
+void decode_unit(const std::uint8_t* b, Header& h) {
   const auto unit = get<std::uint32_t>(b, off::length_unit);
-  if (unit != 1 && unit != 2) bad("unknown length unit " + std::to_string(unit));
+  if (unit != static_cast<std::uint32_t>(LengthUnit::millimetre) &&
+      unit != static_cast<std::uint32_t>(LengthUnit::metre))
+    bad("unknown length unit " + std::to_string(unit));
   h.length_unit = static_cast<LengthUnit>(unit);
   h.meters_per_unit = get<double>(b, off::meters_per_unit);
   if (!std::isfinite(h.meters_per_unit) || !(h.meters_per_unit > 0))
     bad("metres per length unit must be a positive number");
+}
 
+// Step 12: the node counts, at most the grid's nodes.
+void decode_counts(const std::uint8_t* b, Header& h) {
   h.invalid_points = get<std::uint64_t>(b, off::invalid_points);
   h.degenerate_points = get<std::uint64_t>(b, off::degenerate_points);
-  const std::uint64_t nodes = l.u_points * l.v_points;  // cannot overflow: make() bounded it
+  const std::uint64_t nodes = h.layout.u_points * h.layout.v_points;  // cannot overflow: make() bounded it
   if (h.invalid_points > nodes || h.degenerate_points > nodes)
     bad("more invalid or degenerate points than grid nodes");
+}
 
+// Step 13 and 14: where the surface came from: a known orientation, then NUL-terminated strings.
+void decode_source(const std::uint8_t* b, Header& h) {
   h.source.face_index = get<std::uint32_t>(b, off::face_index);
   const auto orientation = get<std::uint32_t>(b, off::orientation);
-  if (orientation > 1) bad("unknown face orientation " + std::to_string(orientation));
+  if (orientation != static_cast<std::uint32_t>(FaceOrientation::forward) &&
+      orientation != static_cast<std::uint32_t>(FaceOrientation::reversed))
+    bad("unknown face orientation " + std::to_string(orientation));
   h.source.orientation = static_cast<FaceOrientation>(orientation);
-  h.source.normals_flipped = get<std::uint32_t>(b, off::source_flags) & 1u;
+  h.source.normals_flipped = get<std::uint32_t>(b, off::source_flags) & kNormalsFlipped;
   h.source.kind = get_string(b, off::source_kind, kShortString, "source kind");
   h.source.surface_type = get_string(b, off::surface_type, kShortString, "surface type");
   h.source.name = get_string(b, off::source_name, kLongString, "source name");
+}
+
+}  // namespace
+
+Header decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_bytes) {
+  check_identity(bytes, file_bytes);
+  const std::uint8_t* b = bytes.data();
+  Header h;
+  h.format_version = check_version_and_hash(b);
+  h.scalar = decode_scalar(b);
+  h.columns = decode_columns(b);
+  h.layout = decode_layout(b, static_cast<std::uint32_t>(h.columns.size()), h.scalar, file_bytes);
+  decode_grid(b, h);
+  decode_periodicity(b, h);
+  decode_unit(b, h);
+  decode_counts(b, h);
+  decode_source(b, h);
   h.checksum_table_hash = get<std::uint64_t>(b, off::checksum_table_hash);
   return h;
 }

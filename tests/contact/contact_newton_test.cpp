@@ -1,4 +1,5 @@
-// Free-form contact on lookup tables against the analytic sphere-sphere solutions (paper 001 §3.2).
+// Free-form contact on lookup tables against the analytic sphere-sphere solutions (Pereira,
+// Ramalho and Ambrósio, spatial algorithms for contact detection, §3.2).
 #include "surfdb/contact/contact_newton.hpp"
 
 #include <doctest/doctest.h>
@@ -7,6 +8,10 @@
 #include <random>
 
 #include "../support/ball_and_cup.hpp"
+#include "../support/file_bytes.hpp"
+#include "../support/temp_dir.hpp"
+#include "surfdb/formats/error.hpp"
+#include "surfdb/table/node_tree.hpp"
 
 using namespace surfdb;
 using namespace surfdb::test;
@@ -126,4 +131,24 @@ TEST_CASE("a contact beyond the cup's rim reports outside_domain, never NaN") {
   const ContactResult back = pair.evaluate(at((0.04 + 1e-5) * Vector3d(0.3, 0, -1).normalized()), at(Vector3d::Zero()));
   CHECK(back.status == ContactStatus::touching);
   CHECK(back.indentation == doctest::Approx(1e-5).epsilon(1e-3));
+}
+
+TEST_CASE("a contact is set up with its node trees: a damaged table fails at construction, not in a step") {
+  // Catches a node tree built lazily at the first evaluation, i.e. inside an integrator's
+  // right-hand side, where an exception (or seconds of work) is out of place.
+  TempDir dir;
+  ConvertOptions o;
+  o.grid = {50, 50};
+  o.record = {10, 10};
+  convert_surface(*make_analytic_surface(AnalyticSpec{}), o, dir / "o.sdb");
+  convert_surface(*make_analytic_surface(AnalyticSpec{}), o, dir / "intact.sdb");
+  auto bytes = read_bytes(dir / "o.sdb");
+  const Header h = decode_header(bytes, bytes.size());
+  bytes[h.layout.record_offset(h.layout.record_number({2, 3})) + 100] ^= 0x08;
+  write_bytes(dir / "o.sdb", bytes);
+  const auto damaged = Database::open(dir / "o.sdb"), intact = Database::open(dir / "intact.sdb");
+  CHECK_THROWS_WITH_AS(FreeformContact(intact, {}, damaged, {}), doctest::Contains("damaged"), FormatError);
+  // An intact pair builds both trees once; a second contact on the same databases shares them.
+  const FreeformContact first(intact, {}, intact, {});
+  CHECK(&intact->node_tree() == &intact->node_tree());
 }

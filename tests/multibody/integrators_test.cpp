@@ -1,10 +1,13 @@
 // The fixed-step integrators against a closed form: a harmonic oscillator x'' = -w^2 x, whose
 // exact solution is x = cos(w t). Both are fourth order: halving the step divides the error by 16.
+// Also CVODE's error path.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "surfdb/multibody/integrator_ab4.hpp"
+#include "surfdb/multibody/integrator_cvode.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
 
 using namespace surfdb;
@@ -63,4 +66,24 @@ TEST_CASE("Adams-Bashforth starts again after restart()") {
   const double t0 = 0.1, h = 0.001;
   for (int k = 0; k < 500; ++k) ab4.step(s, t0 + k * h, h, y);
   CHECK(std::abs(y[0] - 0.5 * std::cos(s.w * 500 * h)) < 1e-9);
+}
+
+TEST_CASE("an exception in a right-hand side reaches CVODE's caller, not through CVODE's C frames") {
+  // Catches an exception let loose inside CVODE's callback (undefined behaviour through C frames;
+  // typically std::terminate or a skipped cleanup) and a failure code that loses the message.
+  struct Failing : Oscillator {
+    void derivative(double t, const double* y, double* ydot) override {
+      if (t > 0.5) throw std::runtime_error("surface table damaged at t > 0.5");
+      Oscillator::derivative(t, y, ydot);
+    }
+  } system;
+  CvodeIntegrator cvode(system, CvodeOptions{});
+  const double y0[2] = {1, 0};
+  cvode.reset(0, y0);
+  double t = 0;
+  const auto run = [&] {
+    while (t < 2) t = cvode.step(2);
+  };
+  CHECK_THROWS_WITH_AS(run(), "surface table damaged at t > 0.5", std::runtime_error);
+  CHECK(t <= 0.5 + CvodeOptions{}.max_step);
 }

@@ -155,6 +155,28 @@ scenario_error "contradictory joints" "some joints are redundant or contradictor
 scenario_error "missing field" "simulation.end_time: missing" 'end_time = 0.1|'
 scenario_error "bad toml" "broken.toml:" '[simulation]|[simulation'
 
+# Each surface's residency applies to its own table (surface_j's was once read from surface_i):
+# the cup (surface_j) loaded whole, the ball (surface_i) in a 5 x 11 window of direct mapping.
+mkdir -p "$dir/tables"
+"$surfdb" convert "$samples/cup.step" --face 4 --grid 101x101 --record 9x9 -o "$dir/tables/cup.sdb" 2>/dev/null
+"$surfdb" convert "$samples/ball.igs" --face 1 --grid 101x101 --record 9x9 -o "$dir/tables/ball.sdb" 2>/dev/null
+python3 - "$samples/hertz.toml" "$dir/residency.toml" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+old = 'window = [5, 7]\nresidency = "direct"'
+assert old in text
+open(sys.argv[2], "w").write(text.replace(old, 'window = [5, 7]\nresidency = "full"', 1))
+PY
+if "$surfdb" simulate "$dir/residency.toml" -o "$dir/residency" --end-time 1e-4 >/dev/null 2>&1; then ok; else bad "simulate tables"; fi
+python3 - "$dir/residency/summary.json" "$dir/tables/cup.sdb" <<'PY' && ok || bad "surface_j residency"
+import json, os, sys
+j = json.load(open(sys.argv[1]))
+# 12 x 12 records of 9 x 9 nodes of 19 float64 columns; the ball's window holds 5 x 11 at most.
+record = 9 * 9 * 19 * 8
+assert j["memory"]["window_bytes"] >= 144 * record, j["memory"]
+assert j["memory"]["window_bytes"] <= (144 + 55) * record, j["memory"]
+PY
+
 # Damaged databases.
 size=$(stat -c %s "$dir/o.sdb")
 cp "$dir/o.sdb" "$dir/flipped.sdb"

@@ -34,6 +34,16 @@ struct Placement {
   Eigen::Vector3d offset = Eigen::Vector3d::Zero();
 };
 
+// Successive iterates clamped at a bound of a parameter domain before the contact counts as
+// having left the surface (one may be a Newton overshoot that the next step takes back).
+constexpr int kClampedIterationsToLeave = 2;
+// An answer whose normals are less opposed than this (n_i . n_j above it, i.e. more than 60
+// degrees from anti-parallel) is no common normal: the solve reports it singular.
+constexpr double kMostOpposedCosine = -0.5;
+// The bounding spheres hold the nodes; the interpolated surface bulges between them by far less
+// than this fraction of the radius for any table fine enough to use.
+constexpr double kBoundingInflation = 1.01;
+
 // Where a surface's frame is in the world: origin and axes.
 Placement surface_in_world(const Pose& pose, const SurfaceMount& mount) {
   return {pose.A * mount.rotation, pose.r + pose.A * mount.offset};
@@ -92,9 +102,8 @@ bool FreeformContact::far_apart(const Pose& pose_i, const Pose& pose_j, double& 
   const auto centre = [](const Side& s, const Pose& pose) {
     return Eigen::Vector3d(pose.r + pose.A * (s.mount.offset + s.mount.rotation * (s.scale * s.tree->bounding_centre())));
   };
-  // Inflated by a cell or so: the sphere holds the nodes, the interpolated surface bulges between.
-  const double ri = side_i_.scale * side_i_.tree->bounding_radius() * 1.01;
-  const double rj = side_j_.scale * side_j_.tree->bounding_radius() * 1.01;
+  const double ri = side_i_.scale * side_i_.tree->bounding_radius() * kBoundingInflation;
+  const double rj = side_j_.scale * side_j_.tree->bounding_radius() * kBoundingInflation;
   gap = (centre(side_i_, pose_i) - centre(side_j_, pose_j)).norm() - ri - rj;
   return gap > 0;
 }
@@ -123,7 +132,31 @@ void FreeformContact::global_search(const Pose& pose_i, const Pose& pose_j) {
   }
 }
 
-ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& body_j) {
+// The common-normal conditions at one iterate.
+Eigen::Vector4d FreeformContact::conditions(const Local& wi, const Local& wj) {
+  // Common normal: n_i parallel to n_j (t_i.n_j = b_i.n_j = 0) and d along n_j (d.t_j = d.b_j = 0).
+  // Unlike d.t_i = d.b_i = 0 of the paper's Eq. 10, this admits no spurious solution d = 0 on the
+  // curve where the surfaces intersect, which is exactly where small indentations start Newton.
+  const Eigen::Vector3d d = wi.p - wj.p;
+  return {wi.t.dot(wj.n), wi.b.dot(wj.n), d.dot(wj.t), d.dot(wj.b)};
+}
+
+Eigen::Matrix4d FreeformContact::jacobian(const Local& wi, const Local& wj) {
+  const double dn_j = (wi.p - wj.p).dot(wj.n);
+  // Derivatives of t_i and b_i through n_i.t_i = 0: n_j . dt_i/du = t_i . dn_i/du where n_j = -n_i
+  // (at the solution); likewise d . dt_j/du = -(d . n_j)(t_j . dn_j/du) where d is along n_j.
+  Eigen::Matrix4d J;
+  J << wi.t.dot(wi.n_u), wi.t.dot(wi.n_v), wi.t.dot(wj.n_u), wi.t.dot(wj.n_v),
+      wi.b.dot(wi.n_u), wi.b.dot(wi.n_v), wi.b.dot(wj.n_u), wi.b.dot(wj.n_v),
+      wi.p_u.dot(wj.t), wi.p_v.dot(wj.t),
+      -wj.p_u.dot(wj.t) - dn_j * wj.t.dot(wj.n_u), -wj.p_v.dot(wj.t) - dn_j * wj.t.dot(wj.n_v),
+      wi.p_u.dot(wj.b), wi.p_v.dot(wj.b),
+      -wj.p_u.dot(wj.b) - dn_j * wj.b.dot(wj.n_u), -wj.p_v.dot(wj.b) - dn_j * wj.b.dot(wj.n_v);
+  return J;
+}
+
+FreeformContact::Outcome FreeformContact::iterate(const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij, Local& wi,
+                                                  Local& wj, int& iterations) {
   const Header& hi = side_i_.binding.database().header();
   const Header& hj = side_j_.binding.database().header();
   const double per_cell[4] = {1 / hi.du, 1 / hi.dv, 1 / hj.du, 1 / hj.dv};
@@ -132,15 +165,9 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     for (int k = 0; k < 4; ++k) largest = std::max(largest, std::abs(step[k]) * per_cell[k]);
     return largest;
   };
-  ContactResult r;
-  const Placement frame_i = surface_in_world(body_i.pose, side_i_.mount);
-  const Placement frame_j = surface_in_world(body_j.pose, side_j_.mount);
-  const Eigen::Matrix3d R_ij = frame_j.rotation.transpose() * frame_i.rotation;
-  const Eigen::Vector3d o_ij = frame_j.rotation.transpose() * (frame_i.offset - frame_j.offset);
-  Local wi, wj;
-  bool finished = false;  // solved, or stopped at the edge of a domain (status tells which)
   int outside = 0;  // successive iterates clamped at a bound of a parameter domain
   for (int it = 1; it <= options_.max_iterations; ++it) {
+    iterations = it;
     // The windows follow every iterate (seven-step rule); warm-started iterates stay close.
     wi = query_i(q_[0], q_[1], R_ij, o_ij);
     wj = query_j(q_[2], q_[3]);
@@ -150,57 +177,38 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     q_[3] = wj.table.v;
     const bool clamped = wi.table.status == QueryStatus::outside_domain || wj.table.status == QueryStatus::outside_domain;
     outside = clamped ? outside + 1 : 0;
-    if (outside == 2) {  // Newton pushes past the edge of a surface: the contact has left it
-      r.iterations = it;
-      finished = true;
-      break;
-    }
-    // Common normal: n_i parallel to n_j (t_i.n_j = b_i.n_j = 0) and d along n_j (d.t_j = d.b_j = 0).
-    // Unlike d.t_i = d.b_i = 0 of paper 000 Eq. 10, this admits no spurious solution d = 0 on the
-    // curve where the surfaces intersect, which is exactly where small indentations start Newton.
-    const Eigen::Vector3d d = wi.p - wj.p;
-    const double dn_j = d.dot(wj.n);
-    const Eigen::Vector4d F(wi.t.dot(wj.n), wi.b.dot(wj.n), d.dot(wj.t), d.dot(wj.b));
+    // Newton pushes past the edge of a surface: the contact has left it.
+    if (outside == kClampedIterationsToLeave) return Outcome::finished;
+    const Eigen::Vector4d F = conditions(wi, wj);
     // Converged already? The last Jacobian (this solve's previous iterate, or the last solve's
     // answer) estimates Newton's step to first order in the distance moved since: near the
     // answer, where this test decides, that is all the accuracy a threshold needs, and it spares
     // assembling and inverting the Jacobian once per solve.
-    if (have_inverse_ && cells(J_inverse_ * F) < options_.tolerance_cells) {
-      r.iterations = it;
-      finished = true;
-      break;
-    }
-    // Derivatives of t_i and b_i through n_i.t_i = 0: n_j . dt_i/du = t_i . dn_i/du where n_j = -n_i
-    // (at the solution); likewise d . dt_j/du = -(d . n_j)(t_j . dn_j/du) where d is along n_j.
-    Eigen::Matrix4d J;
-    J << wi.t.dot(wi.n_u), wi.t.dot(wi.n_v), wi.t.dot(wj.n_u), wi.t.dot(wj.n_v),
-        wi.b.dot(wi.n_u), wi.b.dot(wi.n_v), wi.b.dot(wj.n_u), wi.b.dot(wj.n_v),
-        wi.p_u.dot(wj.t), wi.p_v.dot(wj.t),
-        -wj.p_u.dot(wj.t) - dn_j * wj.t.dot(wj.n_u), -wj.p_v.dot(wj.t) - dn_j * wj.t.dot(wj.n_v),
-        wi.p_u.dot(wj.b), wi.p_v.dot(wj.b),
-        -wj.p_u.dot(wj.b) - dn_j * wj.b.dot(wj.n_u), -wj.p_v.dot(wj.b) - dn_j * wj.b.dot(wj.n_v);
-    J_inverse_ = J.inverse();  // Eigen's closed-form 4 x 4 inverse: no pivoting loops
+    if (have_inverse_ && cells(J_inverse_ * F) < options_.tolerance_cells) return Outcome::finished;
+    J_inverse_ = jacobian(wi, wj).inverse();  // Eigen's closed-form 4 x 4 inverse: no pivoting loops
     const Eigen::Vector4d step = -(J_inverse_ * F);
-    r.iterations = it;
-    if (!step.allFinite()) {
-      have_inverse_ = false;
-      r.status = ContactStatus::singular;
-      return r;
-    }
+    if (!step.allFinite()) return Outcome::singular;
     have_inverse_ = true;
     const double largest = cells(step);
     // Newton's next step estimates the error of this iterate: below tolerance, this is the answer.
-    if (largest < options_.tolerance_cells) {
-      finished = true;
-      break;
-    }
+    if (largest < options_.tolerance_cells) return Outcome::finished;
     const double shrink = std::max(1.0, largest / options_.max_step_cells);
     for (int k = 0; k < 4; ++k) q_[k] += step[k] / shrink;
   }
-  if (!finished) {
-    have_inverse_ = false;
-    r.status = ContactStatus::no_convergence;
-    return r;
+  return Outcome::no_convergence;
+}
+
+ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& body_j) {
+  ContactResult r;
+  const Placement frame_i = surface_in_world(body_i.pose, side_i_.mount);
+  const Placement frame_j = surface_in_world(body_j.pose, side_j_.mount);
+  const Eigen::Matrix3d R_ij = frame_j.rotation.transpose() * frame_i.rotation;
+  const Eigen::Vector3d o_ij = frame_j.rotation.transpose() * (frame_i.offset - frame_j.offset);
+  Local wi, wj;
+  switch (iterate(R_ij, o_ij, wi, wj, r.iterations)) {
+    case Outcome::finished: break;
+    case Outcome::singular: have_inverse_ = false, r.status = ContactStatus::singular; return r;
+    case Outcome::no_convergence: have_inverse_ = false, r.status = ContactStatus::no_convergence; return r;
   }
   r.u_i = wi.table.u;
   r.v_i = wi.table.v;
@@ -216,7 +224,7 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     r.status = ContactStatus::outside_domain;
   } else if (wi.table.status == QueryStatus::invalid_cell || wj.table.status == QueryStatus::invalid_cell) {
     r.status = ContactStatus::invalid_cell;
-  } else if (wi.n.dot(wj.n) > -0.5) {  // a common normal has n_i = -n_j; this is not one
+  } else if (wi.n.dot(wj.n) > kMostOpposedCosine) {  // a common normal has n_i = -n_j; this is not one
     r.status = ContactStatus::singular;
   } else if (d.dot(wj.n) <= 0) {
     r.status = ContactStatus::touching;

@@ -56,7 +56,11 @@ class FreeformContact {
     double scale;  // metres per file unit
     const NodeTree* tree;  // the database's, built at construction
   };
-  struct Local;  // one side's surface data in surface j's axes at the current iterate
+  struct Local;   // one side's surface data in surface j's axes at the current iterate
+  enum class Outcome { finished, singular, no_convergence };
+  static Eigen::Vector4d conditions(const Local& wi, const Local& wj);
+  static Eigen::Matrix4d jacobian(const Local& wi, const Local& wj);
+  Outcome iterate(const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij, Local& wi, Local& wj, int& iterations);
   Local query_j(double u, double v);
   Local query_i(double u, double v, const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij);
   ContactResult solve(const BodyState& body_i, const BodyState& body_j);

@@ -1,4 +1,4 @@
-// Free-form contact on lookup tables against the analytic sphere-sphere solutions (Pereira,
+// Free-form contact on lookup tables against the analytic sphere-sphere solutions (Corral et al.,
 // Ramalho and Ambrósio, spatial algorithms for contact detection, §3.2).
 #include "surfdb/contact/contact_newton.hpp"
 

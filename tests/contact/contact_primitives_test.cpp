@@ -1,4 +1,4 @@
-// Analytic primitive contacts against hand-derived configurations (paper 001 §3).
+// Analytic primitive contacts against hand-derived configurations (Corral et al. 2021, §3).
 #include "surfdb/contact/contact_primitives.hpp"
 
 #include <doctest/doctest.h>

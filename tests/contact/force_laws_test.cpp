@@ -58,7 +58,7 @@ TEST_CASE("a Hertz impact matches the closed-form maximum indentation and durati
   const Impact impact = simulate(Hertz{K}, m, v0);
   const double delta_max = std::pow(5 * m * v0 * v0 / (4 * K), 0.4);
   CHECK(impact.max_indentation == Approx(delta_max).epsilon(1e-6));
-  CHECK(impact.duration == Approx(2.9432 * delta_max / v0).epsilon(1e-3));  // 2.94 in the brief, rounded
+  CHECK(impact.duration == Approx(2.9432 * delta_max / v0).epsilon(1e-3));  // Hertz impact of a sphere (Johnson, Contact Mechanics, 1985, §11.4): 2.9432
   CHECK(impact.rebound_velocity == Approx(v0).epsilon(1e-6));               // elastic
 }
 

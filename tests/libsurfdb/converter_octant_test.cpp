@@ -1,4 +1,4 @@
-// The paper's octant (000 Eq. 3) at the paper's resolution, checked against the closed-form sphere.
+// The paper's octant (Machado, Flores and Ambrósio 2014, Eq. 3) at the paper's resolution, checked against the closed-form sphere.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The paper's demonstration (Pereira, Ramalho and Ambrósio 2011, §6): the slider-crank carrying the
+// The paper's demonstration (Machado, Flores and Ambrósio 2014, §6): the slider-crank carrying the
 // cup, and the marble ball dropped into it, with the contact either on the 999 x 999 lookup tables
 // or analytic.
 #pragma once

@@ -13,7 +13,7 @@
 
 namespace surfdb::test {
 
-/// The closed form of the octant, paper 000 Eq. 3, R = 50 mm.
+/// The closed form of the octant, Machado, Flores and Ambrósio 2014, Eq. 3, R = 50 mm.
 inline Eigen::Vector3d octant_point(double u, double v) {
   return 50.0 * Eigen::Vector3d(std::cos(u) * std::cos(v), std::cos(u) * std::sin(v), std::sin(u));
 }

@@ -1,4 +1,4 @@
-// The paper's slider-crank (000 §6, brief §5) without the ball: crank, coupler, slider and cup.
+// The paper's slider-crank (Machado, Flores and Ambrósio 2014, §6) without the ball: crank, coupler, slider and cup.
 // The crank turns about the global z axis at the origin; the slider moves along x. Spherical and
 // universal joints at the coupler's ends make the spatial mechanism exactly one degree of freedom.
 #pragma once

@@ -87,7 +87,7 @@ for language, r in runs.items():
     assert r.keys() == c.keys(), language
     for k in c:
         assert math.isclose(r[k], c[k], rel_tol=1e-9), (language, k, r[k], c[k])
-# Hertz's impact (brief §6): a drop of h = 5 mm gives v = sqrt(2 g h); the peak indentation is
+# Hertz's impact (Johnson, Contact Mechanics, 1985, §11.4): a drop of h = 5 mm gives v = sqrt(2 g h); the peak indentation is
 # (5 m v^2 / 4 K)^(2/5) and the contact lasts 2.9432 delta_max / v; an elastic law rebounds at v.
 g, h, m, K, dt = 9.81, 0.005, 0.011, 5.0181e9, 1e-6
 v = math.sqrt(2 * g * h)

@@ -1,5 +1,5 @@
 // The floor of any table lookup on this machine: bilinear interpolation of the point and the
-// normal (the least a D1-plus-normal answer reads; the brief's floor kernel reads 12 doubles)
+// normal (the least a D1-plus-normal answer reads; a floor of 12 doubles would read more)
 // from the same mapped table at the same (u,v) as a query, and nothing else: no window, no
 // status, no periodic wrap or clamping, no re-normalisation, no derivatives. Like a query it
 // keeps the last cell's corners, so a path reads a cell once. bench_query times it beside each

@@ -1,4 +1,4 @@
-// What the benchmarks share: the 20 x 20-pole bicubic B-spline patch of the brief (written as a
+// What the benchmarks share: the 20 x 20-pole bicubic B-spline patch of the benchmarks (written as a
 // STEP file), a best-of-three timer, and a report that prints and saves its lines.
 #pragma once
 

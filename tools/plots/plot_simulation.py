@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plots of a `surfdb simulate` run, like paper 000's Figs 11-15, from OUTDIR/time_series.csv.
+"""Plots of a `surfdb simulate` run, like Figs 11-15 of Machado, Flores and Ambrósio (2014), from OUTDIR/time_series.csv.
 
 For each contact pair: contact points in the xy and xz planes, indentation against time, normal
 force against indentation; and the trajectory of every free-moving body named 'ball'.

@@ -1,4 +1,4 @@
-// Writes the demonstration's parts (paper 000 §6) with OpenCASCADE:
+// Writes the demonstration's parts (Machado, Flores and Ambrósio 2014, §6) with OpenCASCADE:
 //   cup.step  a spherical bowl, inner radius 50 mm, wall 5 mm, the half below its centre's plane
 //   ball.igs  the marble ball, radius 10 mm
 // Both spheres have their parametric poles on the x axis, so the contact region at the bottom

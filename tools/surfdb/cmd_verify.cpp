@@ -16,7 +16,7 @@ void add_verify_command(CLI::App& app) {
     const auto db = Database::open(*file);  // header and checksum table
     if (const std::uint64_t bad = db->first_damaged_record())
       throw std::runtime_error(*file + ": data record " + std::to_string(bad) +
-                               " is damaged (checksum mismatch or non-finite values)");
+                               " is damaged (checksum mismatch, non-finite values or malformed flags)");
     std::printf("%s: intact (header, checksum table and %llu data records)\n", file->c_str(),
                 static_cast<unsigned long long>(db->layout().data_records));
   });

@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   constexpr double dt = 1e-6;            // s
-  constexpr double stiffness = 5.0181e9;  // N/m^1.5, paper 000 Table 3
+  constexpr double stiffness = 5.0181e9;  // N/m^1.5, Machado, Flores and Ambrósio 2014, Table 3
   constexpr double mass = 0.011;         // kg
   const Eigen::Vector3d gravity(0, 0, -9.81);
   try {

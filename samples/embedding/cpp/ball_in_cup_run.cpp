@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     surfdb::ContactSpec contact{.name = "ball-cup", .surface_i = "ball", .surface_j = "cup", .body_i = 0,
                                 .body_j = surfdb::kGround};
     contact.geometry = surfdb::FreeformSurfaces{surfdb::Database::open(argv[1]), surfdb::Database::open(argv[2])};
-    contact.law = surfdb::Hertz{5.0181e9};  // N/m^1.5, Pereira et al. 2011, Table 3
+    contact.law = surfdb::Hertz{5.0181e9};  // N/m^1.5, Machado, Flores and Ambrósio 2014, Table 3
     std::vector<surfdb::ContactPair> pairs;
     pairs.emplace_back(std::move(contact));
     surfdb::Simulation sim(std::move(model), std::move(pairs));

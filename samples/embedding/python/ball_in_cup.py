@@ -13,7 +13,7 @@ import numpy as np
 import surfdb
 
 DT = 1e-6  # s
-STIFFNESS = 5.0181e9  # N/m^1.5, paper 000 Table 3
+STIFFNESS = 5.0181e9  # N/m^1.5, Machado, Flores and Ambrósio 2014, Table 3
 MASS = 0.011  # kg
 GRAVITY = np.array([0.0, 0.0, -9.81])  # m/s^2
 

@@ -1,5 +1,5 @@
 // Built-in closed-form surfaces, for tests, demos and reference solutions. Lengths in millimetres.
-//   octant    x = R cos u cos v, y = R cos u sin v, z = R sin u; u, v in [0, pi/2] (paper 000 Eq. 3;
+//   octant    x = R cos u cos v, y = R cos u sin v, z = R sin u; u, v in [0, pi/2] (Machado, Flores and Ambrósio 2014, Eq. 3;
 //             ds/du x ds/dv points to the centre, the pole is at u = pi/2)
 //   sphere    x = R cos v cos u, y = R cos v sin u, z = R sin v; u in [0, 2pi], v in [-pi/2, pi/2]
 //   plane     x = u, y = v, z = 0; u, v in [0, L]

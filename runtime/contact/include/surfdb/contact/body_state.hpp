@@ -24,7 +24,7 @@ struct BodyState {
   }
 };
 
-/// A surface's frame inside its body (paper 000 Eq. 8): the origin s'^Q (metres, body axes) and the
+/// A surface's frame inside its body (Machado, Flores and Ambrósio 2014, Eq. 8): the origin s'^Q (metres, body axes) and the
 /// rotation A^Q (surface axes to body axes). A surface point s'' of the table (file unit) lies at
 /// r + A (offset + rotation * meters_per_unit * s'') in the world.
 struct SurfaceMount {

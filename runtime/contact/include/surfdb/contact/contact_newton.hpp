@@ -1,4 +1,4 @@
-// Contact detection between two free-form lookup-table surfaces on two bodies (paper 000 §3.1):
+// Contact detection between two free-form lookup-table surfaces on two bodies (Machado, Flores and Ambrósio 2014, §3.1):
 // Newton-Raphson on four common-normal conditions in (u_i, v_i, u_j, v_j), warm-started from the
 // previous solution, with a coarse global search for the first guess. The conditions are
 // n_j.t_i = n_j.b_i = 0 (normals parallel) and d.t_j = d.b_j = 0 (d along n_j): equivalent to the

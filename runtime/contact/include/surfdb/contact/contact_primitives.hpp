@@ -1,4 +1,4 @@
-// Analytic contact between a sphere and simple shapes (paper 001 §3), returning the same
+// Analytic contact between a sphere and simple shapes (Corral et al. 2021, §3), returning the same
 // ContactResult as the free-form pair so scenarios can mix them, and serving as exact references.
 // Body i always carries the sphere; shapes are given in their body's axes, SI units.
 #pragma once

@@ -70,7 +70,7 @@ NormalLaw with_stiffness(NormalLaw law, double stiffness);
 
 struct NoFriction {};
 
-/// Coulomb friction regularised below v_eps (paper 002): |F_t| = mu F_n for |v_t| >= v_eps,
+/// Coulomb friction regularised below v_eps (Hippmann 2003): |F_t| = mu F_n for |v_t| >= v_eps,
 /// mu F_n (v/v_eps)(2 - v/v_eps) below; opposite to the sliding velocity.
 struct CoulombRegularised {
   double friction_coefficient = 0;  // mu

@@ -1,5 +1,5 @@
 // The bundled multibody loop's model: spatial rigid bodies with Euler parameters (unit
-// quaternions) and joints between them or to the ground (paper 000 ref. [38], Nikravesh's
+// quaternions) and joints between them or to the ground (Machado, Flores and Ambrósio 2014, ref. [38], Nikravesh's
 // Cartesian formulation). Read-only during a simulation. SI units.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The multibody loop with contacts (Pereira, Ramalho and Ambrósio 2011, §5): the bodies' state
+// The multibody loop with contacts (Machado, Flores and Ambrósio 2014, §5): the bodies' state
 // plus, per contact pair, the dissipated energy as an extra state, so that energy balances can be
 // checked to integrator accuracy. Contact forces enter the generalized forces at every evaluation;
 // after each accepted step accept() latches impact velocities and records the contact outputs (the

@@ -1,4 +1,4 @@
-// Bilinear interpolation of point and frame inside one grid cell (paper 000 §3.2), with the cell
+// Bilinear interpolation of point and frame inside one grid cell (Machado, Flores and Ambrósio 2014, §3.2), with the cell
 // derivatives of point and unit normal.
 #pragma once
 

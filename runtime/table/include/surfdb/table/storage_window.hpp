@@ -1,5 +1,5 @@
 // A storage window: the block of records kept at hand around one body's contact point on one
-// surface (paper 000 §3.3). Per-binding mutable state ("data"); the database it reads from is shared.
+// surface (Machado, Flores and Ambrósio 2014, §3.3). Per-binding mutable state ("data"); the database it reads from is shared.
 #pragma once
 
 #include <array>

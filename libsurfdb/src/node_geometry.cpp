@@ -10,6 +10,12 @@ namespace {
 
 // ds/du x ds/dv counts as vanishing below this fraction of max(|ds/du|, |ds/dv|)^2.
 constexpr double kDegenerateRatio = 1e-9;
+// Where the frame is a limit, the steps inward (fractions of the parameter range) at which the
+// surface is tried for a regular point, nearest first.
+constexpr double kLimitSteps[] = {1e-7, 1e-5, 1e-3};
+// The step inward (fraction of the parameter range) at which a degenerate node's curvatures are
+// taken: close enough to be the limit's for a table, far enough for well-conditioned forms.
+constexpr double kCurvatureStep = 1e-5;
 
 struct Curvatures {
   double k1, k2;
@@ -68,7 +74,7 @@ void limit_frame(const SurfaceSource& s, const ParamBounds& bounds, const Surfac
     t.normalize();
     return;
   }
-  for (double f : {1e-7, 1e-5, 1e-3}) {
+  for (double f : kLimitSteps) {
     const SurfaceD2 near = s.d2(in.u_at(u, f), in.v_at(v, f));
     if (regular(near)) {
       n = near.su.cross(near.sv).normalized();
@@ -103,7 +109,7 @@ NodeGeometry node_geometry(const SurfaceSource& s, const ParamBounds& bounds, do
     // Curvature as the value just inside the rectangle, where the fundamental forms are regular.
     const Inward in = inward(bounds, u, v);
     // The forms must be taken with that point's own normal, oriented like the limit.
-    const SurfaceD2 near = s.d2(in.u_at(u, 1e-5), in.v_at(v, 1e-5));
+    const SurfaceD2 near = s.d2(in.u_at(u, kCurvatureStep), in.v_at(v, kCurvatureStep));
     Eigen::Vector3d near_n = near.su.cross(near.sv).normalized();
     if (near_n.dot(g.n) < 0) near_n = -near_n;
     k = principal_curvatures(near, normal_sign * near_n);

@@ -80,8 +80,9 @@ ContactList contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, cons
   };
   if (radial.norm() > 0) {  // on the axis no wall point is nearer than another: none is touched
     const Eigen::Vector3d out = radial.normalized();
+    // A cylinder's mean curvature is half its circle's, concave seen from inside.
     add(finish(i, j, centre + s.radius * out, base + z * axis + c.radius * out, -out, 1 / s.radius,
-               -0.5 / c.radius));
+               -1 / (2 * c.radius)));
   }
   add(finish(i, j, centre - s.radius * axis, centre - z * axis, axis, 1 / s.radius, 0));
   add(finish(i, j, centre + s.radius * axis, centre + (c.height - z) * axis, -axis, 1 / s.radius, 0));

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "../support/ball_and_cup.hpp"
-#include "../support/file_bytes.hpp"
+#include "../support/damaged_table.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/formats/error.hpp"
 #include "surfdb/table/node_tree.hpp"
@@ -137,15 +137,11 @@ TEST_CASE("a contact is set up with its node trees: a damaged table fails at con
   // Catches a node tree built lazily at the first evaluation, i.e. inside an integrator's
   // right-hand side, where an exception (or seconds of work) is out of place.
   TempDir dir;
+  write_damaged_table(dir / "o.sdb");
   ConvertOptions o;
   o.grid = {50, 50};
   o.record = {10, 10};
-  convert_surface(*make_analytic_surface(AnalyticSpec{}), o, dir / "o.sdb");
   convert_surface(*make_analytic_surface(AnalyticSpec{}), o, dir / "intact.sdb");
-  auto bytes = read_bytes(dir / "o.sdb");
-  const Header h = decode_header(bytes, bytes.size());
-  bytes[h.layout.record_offset(h.layout.record_number({2, 3})) + 100] ^= 0x08;
-  write_bytes(dir / "o.sdb", bytes);
   const auto damaged = Database::open(dir / "o.sdb"), intact = Database::open(dir / "intact.sdb");
   CHECK_THROWS_WITH_AS(FreeformContact(intact, {}, damaged, {}), doctest::Contains("damaged"), FormatError);
   // An intact pair builds both trees once; a second contact on the same databases shares them.

@@ -3,7 +3,7 @@
 
 #include <numbers>
 
-#include "../support/file_bytes.hpp"
+#include "../support/damaged_table.hpp"
 #include "../support/occt_faces.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/libsurfdb/analytic_surfaces.hpp"
@@ -85,14 +85,7 @@ TEST_CASE("float32 tables answer within float precision of float64 ones") {
 
 TEST_CASE("a damaged record is an error at query time, never used") {
   TempDir dir;
-  ConvertOptions o;
-  o.grid = {50, 50};
-  o.record = {10, 10};
-  convert_surface(*make_analytic_surface(AnalyticSpec{}), o, dir / "o.sdb");
-  auto bytes = read_bytes(dir / "o.sdb");
-  const Header h = decode_header(bytes, bytes.size());
-  bytes[h.layout.record_offset(h.layout.record_number({2, 3})) + 100] ^= 0x08;
-  write_bytes(dir / "o.sdb", bytes);
+  const Header h = write_damaged_table(dir / "o.sdb");
   SurfaceBinding b(Database::open(dir / "o.sdb"), {1, 1});
   CHECK(b.query(0.05, 0.05).status == QueryStatus::valid);  // record (0, 0) is intact
   const double du = h.du;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -87,6 +88,7 @@ void expect_finite(double x, const char* field) {
 std::uint32_t scalar_bytes(ScalarType t) { return t == ScalarType::f32 ? 4 : 8; }
 const char* scalar_name(ScalarType t) { return t == ScalarType::f32 ? "f32" : "f64"; }
 const char* length_unit_name(LengthUnit u) { return u == LengthUnit::metre ? "m" : "mm"; }
+double meters_per(LengthUnit u) { return u == LengthUnit::metre ? 1.0 : 1e-3; }
 
 std::array<std::uint8_t, kHeaderBytes> encode_header(const Header& h) {
   std::array<std::uint8_t, kHeaderBytes> bytes{};
@@ -138,10 +140,11 @@ std::array<std::uint8_t, kHeaderBytes> encode_header(const Header& h) {
 
 namespace {
 
-// The checks of decode_header, one step of docs/format.md's "Reading and validating" each, in the
-// order that list gives. Each throws FormatError naming the first problem it finds.
+// The checks of decode_header: steps 1 to 14 of docs/format.md's "Reading and validating", in the
+// order that list gives (step 15, the checksum table, is check_checksum_table in integrity.cpp).
+// Each throws FormatError naming the first problem it finds.
 
-// Step 1 and 2: a surface database at all, in this reader's byte order.
+// Steps 1 and 2: a surface database at all, in this reader's byte order.
 void check_identity(std::span<const std::uint8_t> bytes, std::uint64_t file_bytes) {
   if (bytes.size() < kHeaderBytes || file_bytes < kHeaderBytes)
     throw FormatError("not a surface database: " + std::to_string(file_bytes) +
@@ -155,7 +158,7 @@ void check_identity(std::span<const std::uint8_t> bytes, std::uint64_t file_byte
   if (bom != kByteOrderMark) bad("byte-order mark damaged");
 }
 
-// Step 3 and 4: the version first (a newer file need not hash the same way), then the header's
+// Steps 3 and 4: the version first (a newer file need not hash the same way), then the header's
 // own hash, then the header length. Returns the version.
 std::uint32_t check_version_and_hash(const std::uint8_t* b) {
   const auto version = get<std::uint32_t>(b, off::version);
@@ -201,7 +204,7 @@ std::vector<Column> decode_columns(const std::uint8_t* b) {
   return columns;
 }
 
-// Step 7 and 8: the record layout recomputed from the grid and record points, each stored size
+// Steps 7 and 8: the record layout recomputed from the grid and record points, each stored size
 // against it, then the file's real length.
 RecordLayout decode_layout(const std::uint8_t* b, std::uint32_t column_count, ScalarType scalar,
                            std::uint64_t file_bytes) {
@@ -255,17 +258,20 @@ void decode_grid(const std::uint8_t* b, Header& h) {
   if (!grid_ends_at(h.v0, h.dv, h.layout.v_points, h.v1)) bad("v0 + (v_points - 1) dv differs from v1");
 }
 
+// A period agrees with its bit when it is positive where the bit is set and 0 where it is clear.
+bool period_agrees(bool periodic, double period) { return periodic ? period > 0 : period == 0; }
+
 // Step 10: the periodicity bits, known and agreeing with the periods.
 void decode_periodicity(const std::uint8_t* b, Header& h) {
   const auto periodic = get<std::uint32_t>(b, off::periodic);
   if (periodic & ~(kPeriodicU | kPeriodicV)) bad("unknown periodicity bits");
   h.periodic_u = periodic & kPeriodicU;
   h.periodic_v = periodic & kPeriodicV;
-  if (h.periodic_u != (h.u_period > 0) || h.periodic_v != (h.v_period > 0))
+  if (!period_agrees(h.periodic_u, h.u_period) || !period_agrees(h.periodic_v, h.v_period))
     bad("periodicity flags and periods disagree");
 }
 
-// Step 11: the length unit and its size in metres.
+// Step 11: the length unit, and its size in metres exactly the unit's (contact forces scale by it).
 void decode_unit(const std::uint8_t* b, Header& h) {
   const auto unit = get<std::uint32_t>(b, off::length_unit);
   if (unit != static_cast<std::uint32_t>(LengthUnit::millimetre) &&
@@ -273,8 +279,12 @@ void decode_unit(const std::uint8_t* b, Header& h) {
     bad("unknown length unit " + std::to_string(unit));
   h.length_unit = static_cast<LengthUnit>(unit);
   h.meters_per_unit = get<double>(b, off::meters_per_unit);
-  if (!std::isfinite(h.meters_per_unit) || !(h.meters_per_unit > 0))
-    bad("metres per length unit must be a positive number");
+  if (h.meters_per_unit != meters_per(h.length_unit)) {
+    char text[96];
+    std::snprintf(text, sizeof text, "metres per length unit is %.17g but a %s is %g", h.meters_per_unit,
+                  h.length_unit == LengthUnit::metre ? "metre" : "millimetre", meters_per(h.length_unit));
+    bad(text);
+  }
 }
 
 // Step 12: the node counts, at most the grid's nodes.
@@ -286,7 +296,7 @@ void decode_counts(const std::uint8_t* b, Header& h) {
     bad("more invalid or degenerate points than grid nodes");
 }
 
-// Step 13 and 14: where the surface came from: a known orientation, then NUL-terminated strings.
+// Steps 13 and 14: where the surface came from: a known orientation, then NUL-terminated strings.
 void decode_source(const std::uint8_t* b, Header& h) {
   h.source.face_index = get<std::uint32_t>(b, off::face_index);
   const auto orientation = get<std::uint32_t>(b, off::orientation);

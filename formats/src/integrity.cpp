@@ -1,9 +1,11 @@
 #include "surfdb/formats/integrity.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
+#include "surfdb/formats/scalar.hpp"
 
 namespace surfdb {
 
@@ -19,6 +21,19 @@ bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uin
   std::uint64_t stored = 0;
   std::memcpy(&stored, file.data() + l.checksum_table_offset() + (number - 1) * 8, 8);
   return checksum(file.subspan(l.record_offset(number), l.record_bytes)) == stored;
+}
+
+bool record_values_usable(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number) {
+  const RecordLayout& l = h.layout;
+  const std::uint8_t* record = file.data() + l.record_offset(number);
+  for (std::uint64_t at = 0; at < l.record_bytes; at += l.scalar_bytes)
+    if (!std::isfinite(load_scalar(record + at, l.scalar_bytes, 0))) return false;
+  const int flags = column_offset(h, Column::flags);
+  if (flags < 0) return true;  // no flags column: every node reads as valid
+  const std::uint64_t node_bytes = std::uint64_t{l.column_count} * l.scalar_bytes;
+  for (std::uint64_t slot = 0; slot < l.points_per_record(); ++slot)
+    if (!point_flags::well_formed(load_scalar(record + slot * node_bytes, l.scalar_bytes, flags))) return false;
+  return true;
 }
 
 std::uint64_t first_damaged_record(std::span<const std::uint8_t> file, const Header& h) {

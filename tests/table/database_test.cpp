@@ -1,21 +1,33 @@
 // Round trip through the format: records written by RecordFileWriter read back bit-identical
-// from the mapping; the header as written.
+// from the mapping; the header as written. The record check on first use: a record whose flags
+// are not whole numbers in [0, 2^32) is refused even when its checksum is right.
 #include "surfdb/table/database.hpp"
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <random>
 
 #include "../support/temp_dir.hpp"
+#include "surfdb/formats/error.hpp"
 #include "surfdb/formats/record_file_writer.hpp"
+#include "surfdb/table/node_tree.hpp"
+#include "surfdb/table/surface_binding.hpp"
 
 using namespace surfdb;
 
-TEST_CASE("records written then mapped read back bit-identical") {
-  test::TempDir dir;
+namespace {
+
+constexpr int kFlagsColumn = 18;  // index of `flags` in kColumnsV1, the order the writer stores
+
+// A 30 x 20 table in records of 7 x 6 nodes, all 19 columns, float64 or float32.
+Header test_header(std::uint32_t scalar_bytes) {
   Header h;
-  h.layout = RecordLayout::make(30, 20, 7, 6, kColumnsV1.size(), 8);
+  h.scalar = scalar_bytes == 4 ? ScalarType::f32 : ScalarType::f64;
+  h.layout = RecordLayout::make(30, 20, 7, 6, kColumnsV1.size(), scalar_bytes);
   h.columns.assign(kColumnsV1.begin(), kColumnsV1.end());
   h.u0 = -1;
   h.u1 = 2;
@@ -23,20 +35,49 @@ TEST_CASE("records written then mapped read back bit-identical") {
   h.v1 = 1;
   h.dv = 1.0 / 19;
   h.source = {"analytic", "random", "Test", 0, FaceOrientation::forward, false};
+  return h;
+}
+
+// Writes the table, record k (1-based) holding value(k, slot, column) at each place, in the
+// header's scalar type, through the writer (so every checksum is right). Returns the records.
+std::vector<std::vector<std::uint8_t>> write_table(
+    const std::filesystem::path& path, const Header& h,
+    const std::function<double(std::uint64_t, std::uint64_t, int)>& value) {
+  const RecordLayout& l = h.layout;
+  std::vector<std::vector<std::uint8_t>> records;
+  RecordFileWriter writer(path, l);
+  for (std::uint64_t k = 1; k <= l.data_records; ++k) {
+    std::vector<std::uint8_t> bytes(l.record_bytes);
+    for (std::uint64_t slot = 0; slot < l.points_per_record(); ++slot) {
+      for (int c = 0; c < static_cast<int>(l.column_count); ++c) {
+        std::uint8_t* at = bytes.data() + (slot * l.column_count + c) * l.scalar_bytes;
+        const double x = value(k, slot, c);
+        if (l.scalar_bytes == 8) {
+          std::memcpy(at, &x, 8);
+        } else {
+          const auto f = static_cast<float>(x);
+          std::memcpy(at, &f, 4);
+        }
+      }
+    }
+    writer.write_record(bytes);
+    records.push_back(std::move(bytes));
+  }
+  writer.commit(h);
+  return records;
+}
+
+}  // namespace
+
+TEST_CASE("records written then mapped read back bit-identical") {
+  test::TempDir dir;
+  const Header h = test_header(8);
   std::mt19937_64 rng(17);
   std::uniform_real_distribution<double> value(-1e3, 1e3);
-  std::vector<std::vector<std::uint8_t>> records;
-  {
-    RecordFileWriter writer(dir / "r.sdb", h.layout);
-    for (std::uint64_t k = 0; k < h.layout.data_records; ++k) {
-      std::vector<double> values(h.layout.record_bytes / 8);
-      for (double& x : values) x = value(rng);
-      records.emplace_back(h.layout.record_bytes);
-      std::memcpy(records.back().data(), values.data(), h.layout.record_bytes);
-      writer.write_record(records.back());
-    }
-    writer.commit(h);
-  }
+  std::uniform_int_distribution<int> flags(0, 3);
+  const auto records = write_table(dir / "r.sdb", h, [&](std::uint64_t, std::uint64_t, int c) {
+    return c == kFlagsColumn ? flags(rng) : value(rng);
+  });
   const auto db = Database::open(dir / "r.sdb");
   CHECK(db->first_damaged_record() == 0);
   for (std::uint64_t k = 1; k <= h.layout.data_records; ++k)
@@ -45,4 +86,51 @@ TEST_CASE("records written then mapped read back bit-identical") {
   CHECK(db->header().dv == 1.0 / 19);
   CHECK(db->header().source.name == "random");
   CHECK(db->layout().data_records == 5 * 4);
+}
+
+// catches: a record check that looks only at the checksum and at finiteness (the check before
+// issue 16, which let -1, 0.5 and 1e300 through to static_cast<std::uint32_t> in
+// interp_bilinear.cpp and node_tree.cpp: undefined behaviour); a range test written
+// `value <= 2^32` (2^32 itself gets through); an integrality test left out (0.5, 7.25 get
+// through); a check that looks only at a record's first node or only at float64 tables.
+TEST_CASE("a record whose flags are not whole numbers below 2^32 is refused though its checksum is right") {
+  const double bad_values[] = {-1, 0.5, 1e300, 4294967296.0, 7.25, -0.5};
+  const std::uint64_t bad_record = 6, bad_slot = 29;  // the last slot of a 7 x 6 record
+  for (const std::uint32_t scalar : {8u, 4u}) {
+    for (const double bad : bad_values) {
+      if (scalar == 4 && bad == 1e300) continue;  // not a float32: it would be infinite, refused as such
+      CAPTURE(scalar);
+      CAPTURE(bad);
+      test::TempDir dir;
+      const Header h = test_header(scalar);
+      write_table(dir / "f.sdb", h, [&](std::uint64_t k, std::uint64_t slot, int c) {
+        if (c != kFlagsColumn) return 0.25 * c;
+        return k == bad_record && slot == bad_slot ? bad : 1.0;
+      });
+      const auto db = Database::open(dir / "f.sdb");  // the header and checksum table are fine
+      CHECK_NOTHROW(db->record(bad_record - 1));
+      CHECK_THROWS_WITH_AS(db->record(bad_record), doctest::Contains("malformed flags"), FormatError);
+      CHECK(db->first_damaged_record() == bad_record);
+      // Nor does any reader reach the casts: the node tree and a query into the record refuse.
+      const auto fresh = Database::open(dir / "f.sdb");
+      CHECK_THROWS_AS(fresh->node_tree(), FormatError);
+      SurfaceBinding binding(Database::open(dir / "f.sdb"), {1, 1});
+      const RecordIndex tile = h.layout.record_index(bad_record);
+      const double u = h.u0 + (static_cast<double>(tile.ti * 7) + 0.5) * h.du;
+      const double v = h.v0 + (static_cast<double>(tile.tj * 6) + 0.5) * h.dv;
+      CHECK_THROWS_AS(binding.query(u, v), FormatError);
+    }
+  }
+}
+
+TEST_CASE("flags at the ends of the range and every reserved bit are accepted") {
+  // catches: a range test that refuses the top of the range (2^32 - 1) or -0, which are whole
+  // numbers in [0, 2^32); readers ignore the reserved bits 2..31.
+  test::TempDir dir;
+  const Header h = test_header(8);
+  const double good[] = {0, -0.0, 1, 2, 3, 4294967295.0, 4294967292.0};
+  write_table(dir / "g.sdb", h, [&](std::uint64_t, std::uint64_t slot, int c) {
+    return c == kFlagsColumn ? good[slot % std::size(good)] : 0.5;
+  });
+  CHECK(Database::open(dir / "g.sdb")->first_damaged_record() == 0);
 }

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <boost/interprocess/file_mapping.hpp>
 #include <boost/interprocess/mapped_region.hpp>
-#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -15,7 +14,6 @@
 
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/integrity.hpp"
-#include "surfdb/formats/scalar.hpp"
 #include "surfdb/table/node_tree.hpp"
 
 namespace surfdb {
@@ -37,13 +35,11 @@ struct Database::Impl {
   mutable std::once_flag tree_once;
   mutable std::shared_ptr<const NodeTree> tree;
 
+  // docs/format.md, "Data records": the checksum, then every value finite and every flags value a
+  // whole number in [0, 2^32), so that the casts of flags to std::uint32_t downstream
+  // (interp_bilinear.cpp, node_tree.cpp) are defined for every record they are given.
   bool check(std::uint64_t number) const {
-    if (!record_intact(bytes, header, number)) return false;
-    const std::uint8_t* p = bytes.data() + header.layout.record_offset(number);
-    const std::uint64_t n = header.layout.record_bytes / header.layout.scalar_bytes;
-    for (std::uint64_t k = 0; k < n; ++k)
-      if (!std::isfinite(load_scalar(p, header.layout.scalar_bytes, static_cast<int>(k)))) return false;
-    return true;
+    return record_intact(bytes, header, number) && record_values_usable(bytes, header, number);
   }
 
   std::uint8_t state(std::uint64_t number) const {
@@ -107,7 +103,7 @@ std::span<const GridLine> Database::v_lines() const { return impl_->v_lines; }
 const std::uint8_t* Database::record(std::uint64_t number) const {
   if (impl_->state(number) != intact)
     throw FormatError(impl_->path.string() + ": data record " + std::to_string(number) +
-                      " is damaged (checksum mismatch or non-finite values)");
+                      " is damaged (checksum mismatch, non-finite values or malformed flags)");
   return impl_->bytes.data() + impl_->header.layout.record_offset(number);
 }
 

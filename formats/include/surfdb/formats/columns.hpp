@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -28,13 +29,22 @@ enum class Column : std::uint16_t {
   sv_norm = 16,  // |ds/dv|
   k1 = 17,       // larger principal curvature, 1/length unit, > 0 where convex seen from n
   k2 = 18,       // smaller principal curvature
-  flags = 19,    // PointFlags bits stored as an exact small integer
+  flags = 19,    // point_flags bits stored as a whole number in [0, 2^32)
 };
 
-/// Bits of the `flags` column.
+/// Bits of the `flags` column. Bits 2..31 are reserved: written 0, ignored when read.
 namespace point_flags {
 inline constexpr std::uint32_t valid = 1u;       // inside the face and not padding
 inline constexpr std::uint32_t degenerate = 2u;  // frame taken as a limit (pole, collapsed edge)
+/// Stored flags values are whole numbers below this (2^32), so that they convert to std::uint32_t.
+inline constexpr double limit = 4294967296.0;
+
+/// True when a value read from the flags column is a whole number in [0, 2^32). Converting any
+/// other value (negative, fractional, NaN, 2^32 or more) to std::uint32_t is undefined
+/// behaviour, so a record holding one is damaged (docs/format.md, "Data records").
+inline bool well_formed(double value) {
+  return value >= 0 && value < limit && std::trunc(value) == value;  // NaN fails the first test
+}
 }  // namespace point_flags
 
 /// The columns every version-1 file written by surfdb holds, in this order.

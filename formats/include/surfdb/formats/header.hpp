@@ -23,6 +23,7 @@ enum class FaceOrientation : std::uint32_t { forward = 0, reversed = 1 };
 std::uint32_t scalar_bytes(ScalarType t);
 const char* scalar_name(ScalarType t);       // "f64" | "f32"
 const char* length_unit_name(LengthUnit u);  // "mm" | "m"
+double meters_per(LengthUnit u);             // 0.001 | 1: the only meters_per_unit a header may hold
 
 /// Where the sampled surface came from. Strings are stored NUL-padded; longer ones are cut.
 struct SourceInfo {
@@ -64,8 +65,11 @@ struct Header {
 std::array<std::uint8_t, kHeaderBytes> encode_header(const Header& h);
 
 /// Decodes and validates a header read from a file of `file_bytes` bytes.
-/// Throws FormatError naming the first problem: wrong magic, other byte order, unknown version,
-/// bad checksum, inconsistent or overflowing sizes, a file length that does not match.
+/// Throws FormatError naming the first problem, in the order of docs/format.md ("Reading and
+/// validating", steps 1 to 14): wrong magic, other byte order, unknown version, bad checksum,
+/// unknown scalar type or columns, inconsistent or overflowing sizes, a file length that does not
+/// match, a grid that does not close, disagreeing periods or units, impossible counts, an unknown
+/// orientation, unterminated strings.
 Header decode_header(std::span<const std::uint8_t> bytes, std::uint64_t file_bytes);
 
 /// Index of `c` in h.columns, or -1 when the file does not hold that column.

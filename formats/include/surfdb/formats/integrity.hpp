@@ -1,5 +1,6 @@
 // Integrity checks on a whole surface database held in memory (mapped or read): the checksum table
-// against the header, and each data record against its entry in the table.
+// against the header, each data record against its entry in the table, and a record's values
+// (finite, flags well formed).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,10 @@ void check_checksum_table(std::span<const std::uint8_t> file, const Header& h);
 
 /// True when data record `number` (1..data_records) matches its stored checksum.
 bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number);
+
+/// True when every value of data record `number` is finite and every flags value is well formed
+/// (point_flags::well_formed). Does not look at the checksum: record_intact does.
+bool record_values_usable(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number);
 
 /// Number of the first damaged data record, or 0 when every record is intact.
 /// Calls check_checksum_table first.

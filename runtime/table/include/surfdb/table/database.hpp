@@ -35,8 +35,9 @@ class Database {
   const Header& header() const;
   const RecordLayout& layout() const { return header().layout; }
 
-  /// Data record `number` (1..data_records). On first use its checksum is verified and its
-  /// values checked finite; a damaged record throws FormatError and is never returned.
+  /// Data record `number` (1..data_records). On first use its checksum is verified, its values
+  /// checked finite and its flags whole numbers in [0, 2^32); a damaged record throws FormatError
+  /// and is never returned.
   const std::uint8_t* record(std::uint64_t number) const;
 
   /// Number of the first damaged data record after checking all of them, 0 when all are intact.

@@ -4,14 +4,15 @@
 # toolchain). A pkg-config file serves non-CMake users of the C API.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS surfdb_formats surfdb_table surfdb_contact surfdb_multibody surfdb_c surfdb_runtime libsurfdb
+install(TARGETS surfdb_formats surfdb_table surfdb_contact surfdb_multibody surfdb_scenario surfdb_c surfdb_c_simulation
+                surfdb_runtime libsurfdb
   EXPORT surfdbTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS surfdb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(part formats libsurfdb runtime/table runtime/contact runtime/multibody runtime/c_api)
+foreach(part formats libsurfdb runtime/table runtime/contact runtime/multibody runtime/scenario runtime/c_api)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 

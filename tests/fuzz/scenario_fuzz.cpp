@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "scenario/scenario.hpp"
+#include "surfdb/scenario/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = "/tmp/surfdb-scenario-fuzz-" + std::to_string(::getpid()) + ".toml";
@@ -18,8 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   }
   try {
-    surfdb::cli::load_scenario(path);
-  } catch (const surfdb::cli::ScenarioError&) {
+    surfdb::load_scenario(path);
+  } catch (const surfdb::ScenarioError&) {
   } catch (const std::invalid_argument&) {
   }
   return 0;

@@ -106,4 +106,26 @@ for k in ("impact_speed", "max_indentation", "rebound_speed"):
     assert math.isclose(run[k], c[k], rel_tol=2e-4), (k, run[k], c[k])
 assert abs(run["contact_duration"] - c["contact_duration"]) <= 2 * dt, run
 PY
+# A scenario run by surfdb's own loop from C and from Python, against the installed command.
+scenario=$parts/hertz_analytic.toml
+# shellcheck disable=SC2086
+cc -std=c99 -O2 -Wall -Werror $flags "$examples/c/run_scenario.c" -I"$prefix/include" -L"$prefix/lib" \
+  -lsurfdb_c_simulation -lsurfdb_c -Wl,-rpath,"$prefix/lib" -o "$prefix/run_scenario_c"
+"$prefix/run_scenario_c" "$scenario" 0.025 >"$prefix/run_c.txt"
+surfdb_python "$examples/python/run_scenario.py" "$scenario" 0.025 >"$prefix/run_py.txt"
+SURFDB_PLOT_SCRIPT=/bin/true "$prefix/bin/surfdb" simulate "$scenario" -o "$prefix/sim" --end-time 0.025 2>/dev/null
+cmp "$prefix/run_c.txt" "$prefix/run_py.txt"
+python3 - "$prefix" <<'PY'
+import csv, json, sys
+run = {k: float(v) for k, v in (line.split() for line in open(f"{sys.argv[1]}/run_c.txt"))}
+summary = json.load(open(f"{sys.argv[1]}/sim/summary.json"))
+rows = list(csv.DictReader(open(f"{sys.argv[1]}/sim/time_series.csv")))
+contact = summary["contacts"][0]
+assert run["end_time"] == summary["end_time"] and run["steps"] == summary["steps"], run
+assert run["outputs"] == len(rows), (run["outputs"], len(rows))
+assert run["first_body_z"] == float(rows[-1][list(rows[-1])[3]]), run  # the first body's z column
+assert run["energy_initial"] == summary["energy"]["initial"] and run["energy_final"] == summary["energy"]["final"]
+assert run["contact0_first_contact_time"] == contact["first_contact_time"], run
+assert run["contact0_impacts"] == contact["impacts"] and run["contact0_max_indentation"] == contact["max_indentation"]
+PY
 echo "1 passed, 0 failed"

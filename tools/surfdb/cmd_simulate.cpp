@@ -11,7 +11,7 @@
 #include "log.hpp"
 #include "number_format.hpp"
 #include "progress_bar.hpp"
-#include "scenario/scenario.hpp"
+#include "surfdb/scenario/scenario.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 namespace surfdb::cli {

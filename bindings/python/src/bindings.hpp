@@ -13,6 +13,7 @@ namespace surfdb::python {
 void bind_database(pybind11::module_& m);  // Database, Binding: vectorised query and project
 void bind_contact(pybind11::module_& m);   // Mount, BodyState, Contact, ContactResult
 void bind_convert(pybind11::module_& m);   // convert, faces
+void bind_simulation(pybind11::module_& m);  // simulate, ScenarioError
 
 /// The mapped database behind a Python surfdb.Database.
 std::shared_ptr<const Database> database_of(const pybind11::object& database);

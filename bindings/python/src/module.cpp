@@ -18,4 +18,5 @@ PYBIND11_MODULE(_surfdb, m) {
   surfdb::python::bind_database(m);
   surfdb::python::bind_contact(m);
   surfdb::python::bind_convert(m);
+  surfdb::python::bind_simulation(m);
 }

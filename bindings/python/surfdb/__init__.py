@@ -15,10 +15,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Database, DegenerateGeometry, Error,
-                      FormatError, Mount, convert, faces)
+                      FormatError, Mount, ScenarioError, convert, faces, simulate)
 
 __all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Database", "DegenerateGeometry", "Error",
-           "FormatError", "Mount", "Points", "PointsD1", "Projection", "STATUS", "convert", "faces"]
+           "FormatError", "Mount", "Points", "PointsD1", "Projection", "STATUS", "ScenarioError", "convert", "faces",
+           "simulate"]
 
 #: Names of the query status codes in Points.status.
 STATUS = ("valid", "outside_domain", "invalid_cell")

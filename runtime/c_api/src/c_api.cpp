@@ -5,7 +5,7 @@
 #include <exception>
 #include <string>
 
-#include "surfdb/formats/error.hpp"
+#include "c_errors.hpp"
 #include "surfdb/contact/contact_newton.hpp"
 #include "surfdb/table/projection.hpp"
 
@@ -22,31 +22,23 @@ struct surfdb_contact {
   surfdb::FreeformContact contact;
 };
 
-namespace {
+namespace surfdb::capi {
 
+namespace {
 thread_local std::string last_error;
+}
 
 surfdb_status fail(surfdb_status status, const std::string& message) {
   last_error = message;
   return status;
 }
 
-// Runs f, turning exceptions into statuses.
-template <class F>
-surfdb_status guarded(F&& f) {
-  try {
-    f();
-    return SURFDB_OK;
-  } catch (const surfdb::FormatError& e) {
-    return fail(SURFDB_ERROR_FILE, e.what());
-  } catch (const std::invalid_argument& e) {
-    return fail(SURFDB_ERROR_ARGUMENT, e.what());
-  } catch (const std::exception& e) {
-    return fail(SURFDB_ERROR_INTERNAL, e.what());
-  } catch (...) {
-    return fail(SURFDB_ERROR_INTERNAL, "unknown error");
-  }
-}
+}  // namespace surfdb::capi
+
+namespace {
+
+using surfdb::capi::fail;
+using surfdb::capi::guarded;
 
 void copy3(const Eigen::Vector3d& v, double* out) { std::memcpy(out, v.data(), 3 * sizeof(double)); }
 
@@ -87,7 +79,7 @@ surfdb::SurfaceMount mount(const surfdb_mount& m) {
 
 extern "C" {
 
-const char* surfdb_last_error(void) { return last_error.c_str(); }
+const char* surfdb_last_error(void) { return surfdb::capi::last_error.c_str(); }
 
 surfdb_status surfdb_open(const char* path, surfdb_database** out) {
   if (!path || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_open: null argument");

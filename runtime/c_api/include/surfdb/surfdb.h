@@ -17,7 +17,8 @@ typedef enum surfdb_status {
   SURFDB_OK = 0,
   SURFDB_ERROR_FILE = 1,     /* missing, unreadable, damaged or not a surface database */
   SURFDB_ERROR_ARGUMENT = 2, /* a null pointer or an impossible value */
-  SURFDB_ERROR_INTERNAL = 3
+  SURFDB_ERROR_INTERNAL = 3,
+  SURFDB_ERROR_SCENARIO = 4  /* a scenario file that is missing or invalid (surfdb/simulation.h) */
 } surfdb_status;
 
 typedef struct surfdb_database surfdb_database;

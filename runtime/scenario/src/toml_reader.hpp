@@ -9,9 +9,9 @@
 #include <toml++/toml.h>
 #include <vector>
 
-#include "scenario.hpp"
+#include "surfdb/scenario/scenario.hpp"
 
-namespace surfdb::cli {
+namespace surfdb {
 
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
@@ -108,4 +108,4 @@ inline constexpr double kRotationTolerance = 1e-9;
 /// A 3 x 3 rotation given as rows (identity when absent); refuses anything but a rotation.
 Matrix3d rotation_from(const Reader& r, const toml::table& t, const char* key, const std::string& where);
 
-}  // namespace surfdb::cli
+}  // namespace surfdb

@@ -11,7 +11,7 @@
 #include "surfdb/multibody/multibody_model.hpp"
 #include "surfdb/multibody/simulation_run.hpp"
 
-namespace surfdb::cli {
+namespace surfdb {
 
 class ScenarioError : public std::runtime_error {
  public:
@@ -29,4 +29,4 @@ struct Scenario {
 /// Throws ScenarioError.
 Scenario load_scenario(const std::filesystem::path& path);
 
-}  // namespace surfdb::cli
+}  // namespace surfdb

@@ -1,4 +1,4 @@
-#include "scenario.hpp"
+#include "surfdb/scenario/scenario.hpp"
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>
@@ -9,7 +9,7 @@
 #include "surfdb/multibody/multibody_state.hpp"
 #include "toml_reader.hpp"
 
-namespace surfdb::cli {
+namespace surfdb {
 
 Matrix3d rotation_from(const Reader& r, const toml::table& t, const char* key, const std::string& where) {
   if (!t.get(key)) return Matrix3d::Identity();
@@ -348,4 +348,4 @@ class ScenarioReader {
 
 Scenario load_scenario(const std::filesystem::path& path) { return ScenarioReader(path).read(); }
 
-}  // namespace surfdb::cli
+}  // namespace surfdb

@@ -1,0 +1,101 @@
+// surfdb/simulation.h over surfdb::scenario and Simulation::run.
+#include "surfdb/simulation.h"
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "c_errors.hpp"
+#include "surfdb/multibody/simulation.hpp"
+#include "surfdb/scenario/scenario.hpp"
+
+struct surfdb_simulation {
+  std::unique_ptr<surfdb::Simulation> sim;
+  std::vector<double> y;  // the bodies' initial state, then the final one
+  surfdb::RunSettings settings;
+  bool ran = false;
+};
+
+namespace {
+
+using surfdb::capi::fail;
+using surfdb::capi::guarded;
+
+// Hands each output instant to the C callback.
+class CallbackObserver : public surfdb::RunObserver {
+ public:
+  CallbackObserver(surfdb_output_callback output, void* user) : output_(output), user_(user) {}
+  void output(const surfdb::Simulation& sim, double t, const double* y, double) override {
+    if (output_) output_(user_, t, y, static_cast<int>(sim.model().bodies.size()));
+  }
+
+ private:
+  surfdb_output_callback output_;
+  void* user_;
+};
+
+}  // namespace
+
+surfdb_status surfdb_simulation_open(const char* scenario, surfdb_simulation** out) {
+  if (!scenario || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_open: null argument");
+  *out = nullptr;
+  try {
+    surfdb::Scenario s = surfdb::load_scenario(scenario);
+    auto handle = std::make_unique<surfdb_simulation>();
+    std::vector<surfdb::ContactPair> pairs;
+    for (surfdb::ContactSpec& c : s.contacts) pairs.emplace_back(std::move(c));
+    handle->sim = std::make_unique<surfdb::Simulation>(std::move(s.model), std::move(pairs));
+    handle->y = std::move(s.initial_state);
+    handle->settings = s.run;
+    *out = handle.release();
+    return SURFDB_OK;
+  } catch (const surfdb::ScenarioError& e) {
+    return fail(SURFDB_ERROR_SCENARIO, e.what());
+  } catch (...) {
+    return guarded([] { throw; });
+  }
+}
+
+void surfdb_simulation_close(surfdb_simulation* sim) { delete sim; }
+
+int surfdb_simulation_body_count(const surfdb_simulation* sim) {
+  return sim ? static_cast<int>(sim->sim->model().bodies.size()) : 0;
+}
+
+int surfdb_simulation_contact_count(const surfdb_simulation* sim) {
+  return sim ? static_cast<int>(sim->sim->pairs().size()) : 0;
+}
+
+surfdb_status surfdb_simulation_run(surfdb_simulation* sim, double end_time, surfdb_output_callback output,
+                                    void* user, surfdb_run_summary* summary) {
+  if (!sim) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_run: null simulation");
+  if (sim->ran) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_run: this simulation has run; open it again");
+  if (std::isnan(end_time)) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_run: end_time is NaN");
+  return guarded([&] {
+    surfdb::RunSettings settings = sim->settings;
+    if (end_time > 0) settings.end_time = end_time;
+    CallbackObserver observer(output, user);
+    sim->ran = true;
+    const surfdb::RunStatistics run = sim->sim->run(sim->y, settings, observer);
+    if (!summary) return;
+    summary->end_time = run.end_time;
+    summary->steps = run.steps;
+    summary->rhs_evaluations = run.rhs_evaluations;
+    summary->initial_energy = run.initial_energy;
+    summary->final_energy = sim->sim->mechanical_energy(sim->y.data());
+    summary->dissipated_energy = sim->sim->dissipated_energy(sim->y.data());
+    summary->constraint_drift = run.constraint_drift;
+  });
+}
+
+surfdb_status surfdb_simulation_contact(const surfdb_simulation* sim, int index, surfdb_contact_summary* out) {
+  if (!sim || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_contact: null argument");
+  if (index < 0 || index >= surfdb_simulation_contact_count(sim))
+    return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_contact: no contact " + std::to_string(index));
+  const surfdb::ContactState& s = sim->sim->pairs()[static_cast<std::size_t>(index)].state();
+  out->first_contact_time = std::isnan(s.statistics.first_contact_time) ? -1.0 : s.statistics.first_contact_time;
+  out->max_indentation = s.statistics.max_indentation;
+  out->impacts = s.memory.impacts;
+  out->solver_failures = static_cast<long long>(s.statistics.solver_failures);
+  return SURFDB_OK;
+}

@@ -110,12 +110,25 @@ Header make_header(const SurfaceSource& source, const ConvertOptions& options, c
   return h;
 }
 
+// A face whose parameter range is empty in u or v (a zero-area face of a damaged file) has no
+// grid: its table would be refused by every reader, so it is refused here, before anything is written.
+void check_bounds(const ParamBounds& b) {
+  const bool finite = std::isfinite(b.u0) && std::isfinite(b.u1) && std::isfinite(b.v0) && std::isfinite(b.v1);
+  if (finite && b.u1 > b.u0 && b.v1 > b.v0) return;
+  std::ostringstream msg;
+  msg.precision(17);
+  msg << "the face has an empty parameter range (u " << b.u0 << " .. " << b.u1 << ", v " << b.v0 << " .. " << b.v1
+      << "): a face of zero area cannot be sampled";
+  throw DegenerateGeometry(msg.str());
+}
+
 }  // namespace
 
 ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
                               const std::filesystem::path& destination,
                               const ConvertProgress& progress) {
   const auto t0 = Clock::now();
+  check_bounds(source.bounds());
   const RecordLayout layout =
       RecordLayout::make(options.grid.u, options.grid.v, options.record.u, options.record.v,
                          kColumnsV1.size(), scalar_bytes(options.scalar));

@@ -9,6 +9,7 @@
 #include "../support/temp_dir.hpp"
 #include "surfdb/libsurfdb/analytic_surfaces.hpp"
 #include "surfdb/libsurfdb/converter.hpp"
+#include "surfdb/libsurfdb/node_geometry.hpp"
 #include "surfdb/formats/error.hpp"
 
 using namespace surfdb;
@@ -130,4 +131,28 @@ TEST_CASE("a flipped byte in any record is found and a truncated file is refused
   table[h.layout.checksum_table_offset() + 3] ^= 1;
   write_bytes(dir / "table.sdb", table);
   CHECK_THROWS_WITH_AS(Database::open(dir / "table.sdb"), doctest::Contains("checksum table"), FormatError);
+}
+
+TEST_CASE("a face with an empty parameter range is refused before anything is written") {
+  // A damaged file's zero-area face (v range 0 .. 0) once became a table every reader refused,
+  // and the conversion exited 0. Catches a converter that samples such a face.
+  struct Flat : SurfaceSource {
+    std::unique_ptr<SurfaceSource> octant = make_analytic_surface(AnalyticSpec{});
+    ParamBounds bounds() const override {
+      ParamBounds b = octant->bounds();
+      b.v1 = b.v0;
+      return b;
+    }
+    SurfaceD2 d2(double u, double v) const override { return octant->d2(u, v); }
+    bool inside(double u, double v) const override { return octant->inside(u, v); }
+    SourceInfo info() const override { return octant->info(); }
+    std::unique_ptr<SurfaceSource> clone() const override { return std::make_unique<Flat>(); }
+  };
+  TempDir dir;
+  ConvertOptions o;
+  o.grid = {20, 20};
+  o.record = {5, 5};
+  CHECK_THROWS_WITH_AS(convert_surface(Flat{}, o, dir / "flat.sdb"), doctest::Contains("empty parameter range"),
+                       DegenerateGeometry);
+  CHECK_FALSE(std::filesystem::exists(dir / "flat.sdb"));
 }

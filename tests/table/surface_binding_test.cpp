@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/approx.hpp"
 #include "../support/node_values.hpp"
 #include "../support/octant_fixture.hpp"
 
@@ -25,14 +26,17 @@ constexpr double R = 50, pi = std::numbers::pi;
 double angle(const Vector3d& a, const Vector3d& b) { return std::atan2(a.cross(b).norm(), a.dot(b)); }
 }  // namespace
 
-TEST_CASE("octant at random (u,v): within the chord bound and frames within 1e-5 rad") {
+TEST_CASE("octant at random (u,v): points within the chord bound, frames and curvatures near the closed form") {
+  // The independent truth of this file: every self-comparison further down (threads, history,
+  // query_d1, batches) is bit for bit between two access paths and would pass if both were wrong
+  // alike; this case and the next but one hold the answers to the closed-form sphere.
   const auto db = paper_octant();
   SurfaceBinding binding(db, {5, 5}, Residency::direct_mapping);
   const double h = db->header().du;  // du = dv
   const double chord = (h * h * R + h * h * R) / 8;  // (du^2 |s_uu| + dv^2 |s_vv|) / 8, |s_uu| = R
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> param(0, pi / 2 - 0.05);  // frames are singular at the pole
-  double worst_point = 0, worst_n = 0, worst_t = 0, worst_b = 0;
+  double worst_point = 0, worst_n = 0, worst_t = 0, worst_b = 0, worst_k = 0;
   for (int k = 0; k < 20000; ++k) {
     const double u = param(rng), v = param(rng);
     const SurfacePoint s = binding.query(u, v);
@@ -44,14 +48,33 @@ TEST_CASE("octant at random (u,v): within the chord bound and frames within 1e-5
     worst_n = std::max(worst_n, angle(s.n, n));
     worst_t = std::max(worst_t, angle(s.t, t));
     worst_b = std::max(worst_b, angle(s.b, b));
+    worst_k = std::max({worst_k, std::abs(s.k1 + 1 / R), std::abs(s.k2 + 1 / R)});
     CHECK(s.p.norm() <= R + 1e-12);  // a chord never leaves the sphere
   }
+  MESSAGE("octant worst point error " << worst_point << " mm, bound " << chord << " mm; normal " << worst_n
+                                      << " rad, tangent " << worst_t << " rad, bitangent " << worst_b
+                                      << " rad; curvature " << worst_k << " /mm");
+  // catches: a wrong cell or a/b (off by one cell costs h R = 0.08 mm), swapped corner weights.
   CHECK(worst_point <= chord);
-  CHECK(worst_n < 1e-5);
-  CHECK(worst_t < 1e-5);
-  CHECK(worst_b < 1e-5);
-  MESSAGE("octant worst point error " << worst_point << " mm, bound " << chord << " mm; normal "
-                                      << worst_n << " rad");
+  // The normalised blend of the corner normals departs from the true normal by a second-order
+  // term in the cell's angle h (1.6e-3 rad): measured 1.5e-7 rad = h^2 / 16, for n and for t.
+  // Bound h^2 / 8 (3.1e-7 rad), twice that. (It was 1e-5 rad, 65 times the error: a normal off by
+  // a hundredth of a cell's turn would have passed.)
+  // catches: the normal blended with swapped corner weights (a for 1 - a: error up to h), a
+  // normal from the wrong cell (h), flipped normal (pi rad).
+  CHECK(worst_n < h * h / 8);
+  // catches: t = unit(dp/dv) instead of unit(dp/du) (swapped u/v: pi/2 rad), t not projected
+  // into the tangent plane (tilt of order h).
+  CHECK(worst_t < h * h / 8);
+  // The errors of n and t are both a tilt in the meridian plane, about b: b = n x t keeps only a
+  // higher-order error, measured 6.3e-11 rad. Bound 2e-10 rad, 3 times that.
+  // catches: b = t x n (flipped bitangent, pi rad), b from unrenormalised n or t.
+  CHECK(worst_b < 2e-10);
+  // Stored curvatures are -1/R at every node (n points to the centre and the sphere curves towards
+  // n: negative). The sphere is umbilic, where k1,2 = H +- sqrt(H^2 - K) loses half the digits:
+  // sqrt(eps) / R = 3e-10 /mm, measured 4.6e-10 /mm. Bound 1e-9 /mm, about twice that.
+  // catches: curvature sign convention reversed (error 2/R = 0.04 /mm), k in 1/m (factor 1000).
+  CHECK(worst_k < 1e-9);
 }
 
 TEST_CASE("at grid nodes the answer is the stored node exactly") {
@@ -74,17 +97,50 @@ TEST_CASE("at grid nodes the answer is the stored node exactly") {
   CHECK(std::isfinite(corner.n.norm()));
 }
 
-TEST_CASE("cell derivatives match finite differences of the interpolant") {
-  SurfaceBinding binding(paper_octant());
+TEST_CASE("cell derivatives match finite differences of the interpolant and the closed form") {
+  const auto db = paper_octant();
+  SurfaceBinding binding(db);
+  const double h = db->header().du;
   const double u = 0.4123, v = 0.9876, e = 1e-7;  // inside one cell
   const SurfacePoint s = binding.query(u, v);
   const SurfacePoint su = binding.query(u + e, v), sv = binding.query(u, v + e);
-  CHECK(((su.p - s.p) / e - s.dp_du).norm() < 1e-5 * s.dp_du.norm());
-  CHECK(((sv.p - s.p) / e - s.dp_dv).norm() < 1e-5 * s.dp_dv.norm());
-  CHECK(((su.n - s.n) / e - s.dn_du).norm() < 1e-4 * s.dn_du.norm());
-  CHECK(((sv.n - s.n) / e - s.dn_dv).norm() < 1e-4 * s.dn_dv.norm());
-  // The normal's derivative is the curvature: |dn/du| / |dp/du| = 1/R on a sphere.
-  CHECK(s.dn_du.norm() / s.dp_du.norm() == doctest::Approx(1 / R).epsilon(1e-4));
+  // Self-consistency: the derivatives are those of the interpolant the query evaluates. The point
+  // is linear along u at fixed v inside a cell, so its quotient is exact but for rounding
+  // (|p| eps / e = 1e-7 mm/rad of 50); the unit normal's quotient also has the truncation term.
+  const double fd_p = std::max(((su.p - s.p) / e - s.dp_du).norm() / s.dp_du.norm(),
+                               ((sv.p - s.p) / e - s.dp_dv).norm() / s.dp_dv.norm());
+  const double fd_n = std::max(((su.n - s.n) / e - s.dn_du).norm() / s.dn_du.norm(),
+                               ((sv.n - s.n) / e - s.dn_dv).norm() / s.dn_dv.norm());
+  // Against the closed form: s_u = R (-sin u cos v, -sin u sin v, cos u), s_v = R cos u (-sin v,
+  // cos v, 0), and n = -s/R, so n_u = -s_u/R, n_v = -s_v/R. The cell's slopes are chord slopes:
+  // they differ from the tangent by up to |s_uu| h / 2 (R h / 2 relative to |s_u| = R).
+  const Vector3d exact_u = R * Vector3d(-std::sin(u) * std::cos(v), -std::sin(u) * std::sin(v), std::cos(u));
+  const Vector3d exact_v = R * std::cos(u) * Vector3d(-std::sin(v), std::cos(v), 0);
+  const double cf_p = std::max((s.dp_du - exact_u).norm() / exact_u.norm(), (s.dp_dv - exact_v).norm() / exact_v.norm());
+  const double cf_n = std::max((s.dn_du + exact_u / R).norm() / (exact_u.norm() / R),
+                               (s.dn_dv + exact_v / R).norm() / (exact_v.norm() / R));
+  MESSAGE("derivatives, relative: finite differences of the interpolant p " << fd_p << ", n " << fd_n
+          << "; closed form p " << cf_p << ", n " << cf_n << " (h/2 = " << h / 2 << ")");
+  // Bounds: for p rounding, 4 |p| eps / (e |p_u|) = 4.4e-9 (measured 1.7e-9; was 1e-5); for n the
+  // truncation e |n_uu| / (2 |n_u|) = e / 2 = 5e-8 (measured 5.1e-8; was 1e-4), times 4.
+  // catches: a derivative of the wrong interpolant (the corner normals' bilinear blend without the
+  // renormalisation's projection: off by n (n . dn), first order in h).
+  CHECK(fd_p < 5e-9);
+  CHECK(fd_n < 2e-7);
+  // catches: dp_du and dp_dv swapped (|s_u| = 50 mm, |s_v| = 46 mm here and at right angles:
+  // relative error 1.4), a missing 1/du (factor 635), dn_du taken from dp_du.
+  CHECK(cf_p < h / 2);  // measured 7.1e-4, the bound 7.9e-4
+  // Projected onto the tangent plane of the interpolated normal, the normal's chord slope is right
+  // to second order: measured 2.0e-5 = 8 h^2. Bound 16 h^2 (was h / 2, 39 times the error).
+  CHECK(cf_n < 16 * h * h);
+  // The normal's derivative is the curvature: |dn/du| / |dp/du| = 1/R on a sphere, both chord
+  // slopes of concentric circles; the projection leaves a second-order error, measured 5.9e-8 =
+  // h^2 / 42. Bound h^2 / 16 (1.5e-7), relative. (The old Approx(1/R).epsilon(1e-4) was 1e-4
+  // absolute: half a percent of 1/R = 0.02, 85000 times the error.)
+  // catches: dn_du not divided by du (factor 635), the curvature of another cell far away.
+  const double ratio = s.dn_du.norm() / s.dp_du.norm();
+  MESSAGE("|dn/du| / |dp/du| R - 1 = " << ratio * R - 1);
+  CHECK(ratio == relative(1 / R, h * h / 16));
 }
 
 TEST_CASE("outside a non-periodic domain or NaN: status says so and values are finite") {
@@ -98,10 +154,18 @@ TEST_CASE("outside a non-periodic domain or NaN: status says so and values are f
   }
   const SurfacePoint clamped = binding.query(-0.1, 0.5);
   CHECK(clamped.u == 0);
-  CHECK((clamped.p - octant_point(0, 0.5)).norm() < 1e-4);
+  // On the equator (a row of nodes) between two nodes along v: the chord error R h^2 / 8 =
+  // 1.5e-5 mm (measured 1.4e-5 mm; the bound was 1e-4 mm, 7 times the error).
+  // catches: clamping to the wrong bound (u = pi/2, 50 mm away) or clamping v as well.
+  const double h = paper_octant()->header().du;
+  CHECK(clamped.v == 0.5);
+  CHECK((clamped.p - octant_point(0, 0.5)).norm() < R * h * h / 8);
 }
 
 TEST_CASE("queries on distinct bindings of one database from two threads agree with one thread") {
+  // A self-comparison on purpose (the same values, bit for bit, whatever the thread); the values
+  // themselves are held to the closed form in the first test case.
+  // catches: state shared between bindings of one database (a cell cache in the Database).
   const auto db = paper_octant();
   std::vector<std::pair<double, double>> uv;
   std::mt19937_64 rng(3);
@@ -132,8 +196,14 @@ TEST_CASE("curved interpolation removes the chord error on the octant") {
     worst_radial = std::max(worst_radial, std::abs(s.p.norm() - R));
   }
   MESSAGE("curved: worst point error " << worst << " mm, off the sphere by " << worst_radial << " mm");
-  CHECK(worst_radial < 1e-9);  // chord error was 3.1e-5 mm: O(R h^4) is left
-  CHECK(worst < 3.1e-5);       // along the surface the bilinear parameterisation error remains
+  // The chord error was 3.1e-5 mm: O(R h^4) is left, measured 1.2e-11 mm = R h^4 / 26. Bound
+  // R h^4 / 6 = 5.1e-11 mm, 4 times that (was 1e-9 mm, 84 times).
+  // catches: the lift with the wrong sign (doubles the chord error to 6e-5 mm), a lift along u only.
+  const double h = db->header().du;
+  CHECK(worst_radial < R * h * h * h * h / 6);
+  // Along the surface the bilinear parameterisation error remains: measured 7.7e-6 mm, bound the
+  // bilinear chord error 3.1e-5 mm (4 times): the point must be no worse than bilinear's.
+  CHECK(worst < 3.1e-5);
   // The derivatives are those of the curved interpolant.
   const double u = 0.4123, v = 0.9876, e = 1e-7;
   const SurfacePoint s = binding.query(u, v), su = binding.query(u + e, v);
@@ -179,7 +249,10 @@ std::vector<std::pair<double, double>> mixed_sequence(double h, double top) {
 TEST_CASE("an answer does not depend on the queries before it") {
   // A binding keeps its last cell, moves shared corners into a neighbour and answers a repeated
   // (u,v) from memory: none of that may change a value. Each answer of a long mixed sequence is
-  // compared with that of a binding that has just answered a query far away.
+  // compared with that of a binding that has just answered a query far away. A self-comparison on
+  // purpose; the first test case gives the independent truth.
+  // catches: a kept cell reused after the query moved to its neighbour (off by one cell), a shared
+  // corner moved to the wrong side, a remembered answer returned for a different (u,v).
   const auto db = paper_octant();
   const double h = db->header().du, top = db->header().u1;
   SurfaceBinding walking(db, {5, 5}, Residency::direct_mapping);
@@ -194,6 +267,9 @@ TEST_CASE("an answer does not depend on the queries before it") {
 }
 
 TEST_CASE("query_d1 gives query's point, derivatives and normal bit for bit") {
+  // Two access paths compared bit for bit on purpose (the contact solver mixes them); the closed
+  // form is checked in the first test cases.
+  // catches: query_d1 without the curved lift, or with the normal's derivatives left out of it.
   const auto db = paper_octant();
   const double h = db->header().du, top = db->header().u1;
   for (Interpolation mode : {Interpolation::bilinear, Interpolation::curved}) {
@@ -216,7 +292,9 @@ TEST_CASE("query_d1 gives query's point, derivatives and normal bit for bit") {
 
 TEST_CASE("a batch of queries answers as the queries one by one, and moves the window alike") {
   // The batch calls prefetch the cells of the queries ahead; neither answers nor window moves may
-  // change. Hints on their own move nothing.
+  // change. Hints on their own move nothing. A self-comparison on purpose; the closed form is
+  // checked in the first test cases.
+  // catches: answers written one slot off in the batch, a prefetch that moves the window.
   const auto db = paper_octant();
   const double h = db->header().du, top = db->header().u1;
   std::vector<double> u, v;

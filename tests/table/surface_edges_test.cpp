@@ -5,6 +5,7 @@
 
 #include "../support/damaged_table.hpp"
 #include "../support/occt_faces.hpp"
+#include "../support/octant_fixture.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/libsurfdb/analytic_surfaces.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
@@ -36,7 +37,9 @@ TEST_CASE("queries wrap across the seams of a torus") {
   convert_surface(*make_analytic_surface(spec), o, dir / "torus.sdb");
   SurfaceBinding b(Database::open(dir / "torus.sdb"), {3, 3});
   const double du = 2 * pi / 360, dv = 2 * pi / 180;
-  const double bound = (du * du * 38 + dv * dv * 8) / 8;
+  const double bound = (du * du * 38 + dv * dv * 8) / 8;  // chord bound, |s_uu| <= 38, |s_vv| = 8
+  // catches: a query past the period not wrapped (outside_domain), wrapped by the wrong period,
+  // u and v periods swapped (2 pi both here, but the grids differ: 361 vs 181 points).
   for (auto [u, v] : {std::pair{2 * pi + 0.1, 0.2}, {-0.003, 1.0}, {0.5, -0.004}, {4 * pi - 1e-9, 2 * pi + 0.01}, {-7.0, 13.0}}) {
     const SurfacePoint s = b.query(u, v);
     CAPTURE(u);
@@ -46,8 +49,14 @@ TEST_CASE("queries wrap across the seams of a torus") {
     CHECK(s.u >= 0);
     CHECK(s.u <= 2 * pi);
   }
-  // Continuity across the seam u = 0 = 2 pi.
-  CHECK((b.query(-1e-9, 0.7).p - b.query(1e-9, 0.7).p).norm() < 1e-6);
+  // Continuity across the seam u = 0 = 2 pi: 2e-9 rad apart on the circle of radius
+  // 30 + 8 cos 0.7 = 36.1 mm is 7.2e-8 mm, measured 7.2e-8 mm. Bound 1.5e-7 mm, twice the arc
+  // (was 1e-6 mm, 14 times).
+  const double seam = (b.query(-1e-9, 0.7).p - b.query(1e-9, 0.7).p).norm();
+  MESSAGE("torus: across the seam " << seam << " mm");
+  // catches: the seam's cell taken from the first column twice (a jump of a cell, 0.66 mm), a
+  // period of 2 pi - du.
+  CHECK(seam < 1.5e-7);
 }
 
 TEST_CASE("a cell with a trimmed-away corner reports invalid_cell") {
@@ -60,6 +69,8 @@ TEST_CASE("a cell with a trimmed-away corner reports invalid_cell") {
   convert_surface(*CadModel::load(dir / "disk.brep").face(1), o, dir / "disk.sdb");
   SurfaceBinding b(Database::open(dir / "disk.sdb"));
   CHECK(b.query(1.5, 0.5).status == QueryStatus::valid);
+  // catches: the corners' valid flags ignored at query time (the point is 0.48 from the centre,
+  // outside the 0.45 disk, yet the untrimmed surface has values there).
   CHECK(b.query(1.5 + 0.34, 0.5 + 0.34).status == QueryStatus::invalid_cell);  // corner of the square
   const SurfacePoint trimmed = b.query(1.06, 0.06);
   CHECK(trimmed.status == QueryStatus::invalid_cell);
@@ -76,11 +87,26 @@ TEST_CASE("float32 tables answer within float precision of float64 ones") {
   o.scalar = ScalarType::f32;
   convert_surface(*octant, o, dir / "f32.sdb");
   SurfaceBinding a(Database::open(dir / "f64.sdb")), b(Database::open(dir / "f32.sdb"));
+  // float32 against float64 is a comparison of surfdb with itself; both are also held to the
+  // closed form (chord bound of the 200 x 200 grid, 7.8e-4 mm, plus float rounding for f32).
+  const double h = std::numbers::pi / 2 / 199, chord = 50 * h * h / 4;
+  double worst_p = 0, worst_n = 0, worst_exact = 0;
   for (double u : {0.1, 0.77, 1.3}) {
     const SurfacePoint x = a.query(u, 0.4), y = b.query(u, 0.4);
-    CHECK((x.p - y.p).norm() < 50 * 1e-6);
-    CHECK((x.n - y.n).norm() < 1e-6);
+    worst_p = std::max(worst_p, (x.p - y.p).norm());
+    worst_n = std::max(worst_n, (x.n - y.n).norm());
+    for (const SurfacePoint* s : {&x, &y}) worst_exact = std::max(worst_exact, (s->p - octant_point(u, 0.4)).norm());
   }
+  MESSAGE("float32 - float64: point " << worst_p << " mm, normal " << worst_n << "; from the closed form "
+                                      << worst_exact << " mm, chord bound " << chord << " mm");
+  // Rounding to float costs half an ulp: up to 2^-19 = 1.9e-6 mm per coordinate below 64 mm, 2^-25
+  // = 3e-8 per unit-vector component; over 3 components sqrt(3) times that, 3.3e-6 mm and 5.2e-8.
+  // Measured 1.7e-6 mm and 1.2e-8: bounds 4e-6 mm and 5e-8 (were 5e-5 mm and 1e-6, 29 and 86
+  // times the error).
+  // catches: float32 read as float64 (garbage), a float column offset by one (x read as y).
+  CHECK(worst_p < 4e-6);
+  CHECK(worst_n < 5e-8);
+  CHECK(worst_exact < chord + 50 * 1e-6);
 }
 
 TEST_CASE("a damaged record is an error at query time, never used") {

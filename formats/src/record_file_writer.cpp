@@ -23,15 +23,15 @@ namespace {
 
 RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const RecordLayout& layout)
     : destination_(std::move(destination)), layout_(layout) {
-  const TemporaryFile t = create_temporary_beside(destination_);
-  fd_ = t.fd;
-  temporary_ = t.path;
+  temporary_ = create_temporary_beside(destination_);
+  fd_ = temporary_.fd;
   checksums_.reserve(layout_.data_records);
 }
 
 RecordFileWriter::~RecordFileWriter() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
+  if (!committed_ && !temporary_.path.empty()) ::unlink(temporary_.path.c_str());
+  release_temporary(temporary_);
 }
 
 void RecordFileWriter::write_all(std::span<const std::uint8_t> bytes, std::uint64_t offset) {
@@ -80,10 +80,12 @@ void RecordFileWriter::commit(Header header) {
     fail(destination_, "close");
   }
   fd_ = -1;
-  if (::rename(temporary_.c_str(), destination_.c_str()) != 0) fail(destination_, "rename into");
+  // Onto the destination's target: a symbolic link stays and its file gets the new content.
+  if (::rename(temporary_.path.c_str(), temporary_.target.c_str()) != 0) fail(destination_, "rename into");
   committed_ = true;
+  release_temporary(temporary_);
   // Make the rename itself durable.
-  std::filesystem::path dir = destination_.parent_path();
+  std::filesystem::path dir = temporary_.target.parent_path();
   const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
   if (dfd >= 0) {
     ::fsync(dfd);

@@ -1,11 +1,15 @@
 #include "surfdb/formats/record_file_writer.hpp"
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../support/file_bytes.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/integrity.hpp"
+#include "surfdb/formats/temporary_file.hpp"
 
 using namespace surfdb;
 using surfdb::test::TempDir;
@@ -79,4 +83,75 @@ TEST_CASE("an unwritable destination is refused before anything is written") {
                        FormatError);
   RecordFileWriter w(dir / "a.sdb", h.layout);
   CHECK_THROWS_AS(w.commit(h), FormatError);  // not all records written
+}
+
+TEST_CASE("a symbolic link is written through: the link stays and its target gets the file") {
+  TempDir dir;
+  const Header h = small_header();
+  std::filesystem::create_directory(dir / "real");
+  std::filesystem::create_symlink("real/a.sdb", dir / "link.sdb");  // dangling until the commit
+  {
+    RecordFileWriter w(dir / "link.sdb", h.layout);
+    write_all_records(w, h.layout, 3);
+    w.commit(h);
+  }
+  CHECK(std::filesystem::is_symlink(dir / "link.sdb"));
+  CHECK(std::filesystem::file_size(dir / "real" / "a.sdb") == h.layout.file_bytes);
+  CHECK(entries(dir / "real") == 1);  // the temporary was beside the target, and is gone
+  CHECK(resolve_output(dir / "link.sdb") == dir / "real" / "a.sdb");
+}
+
+TEST_CASE("an existing destination that is not a regular file is refused") {
+  TempDir dir;
+  const Header h = small_header();
+  REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH_AS(RecordFileWriter(dir / "fifo", h.layout),
+                       doctest::Contains("is a FIFO, not a regular file"), FormatError);
+  std::filesystem::create_symlink("fifo", dir / "to_fifo");
+  CHECK_THROWS_WITH_AS(RecordFileWriter(dir / "to_fifo", h.layout),
+                       doctest::Contains("is a FIFO, not a regular file"), FormatError);
+  std::filesystem::create_symlink("loop", dir / "loop");
+  CHECK_THROWS_WITH_AS(RecordFileWriter(dir / "loop", h.layout),
+                       doctest::Contains("too many levels of symbolic links"), FormatError);
+  CHECK(std::filesystem::is_fifo(dir / "fifo"));
+  CHECK(entries(dir.path()) == 3);
+}
+
+TEST_CASE("temporaries carry the writer's PID; stale ones of dead processes are removed") {
+  TempDir dir;
+  const Header h = small_header();
+  RecordFileWriter w(dir / "a.sdb", h.layout);
+  const std::string mine = ".a.sdb." + std::to_string(::getpid()) + ".";
+  bool found = false;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    found = found || e.path().filename().string().rfind(mine, 0) == 0;
+  CHECK(found);
+
+  // A dead process: a child that has exited and been reaped.
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  REQUIRE(child > 0);
+  ::waitpid(child, nullptr, 0);
+  const std::string dead = ".a.sdb." + std::to_string(child) + ".Ab12Cd";
+  for (const std::string& name : {dead, std::string(".a.sdb.1.Ab12Cd"), std::string(".a.sdb.Ab12Cd"),
+                                  ".b.sdb." + std::to_string(child) + ".Ab12Cd"})
+    test::write_bytes(dir / name, std::vector<std::uint8_t>{1});
+  CHECK(remove_stale_temporaries(dir / "a.sdb") == 1);  // not PID 1 (alive), no PID, another file
+  CHECK(!std::filesystem::exists(dir / dead));
+  CHECK(entries(dir.path()) == 4);  // and the live writer's own temporary stays
+}
+
+TEST_CASE("remove_live_temporaries unlinks the live temporaries, and only those") {
+  TempDir dir;
+  const Header h = small_header();
+  {
+    RecordFileWriter done(dir / "done.sdb", h.layout);
+    write_all_records(done, h.layout, 4);
+    done.commit(h);
+  }
+  RecordFileWriter a(dir / "a.sdb", h.layout), b(dir / "b.sdb", h.layout);
+  CHECK(entries(dir.path()) == 3);
+  remove_live_temporaries();  // what the signal handler does
+  CHECK(entries(dir.path()) == 1);
+  CHECK(std::filesystem::exists(dir / "done.sdb"));
 }

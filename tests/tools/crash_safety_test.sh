@@ -56,6 +56,12 @@ if mount -t tmpfs -o size=4m tmpfs "$dir/small" 2>/dev/null; then
   rc=$?
   if [ $rc -ne 0 ] && grep -q "No space left on device" "$dir/err" && [ -z "$(ls -A "$dir/small")" ]; then ok
   else bad "full disk: rc $rc, $(cat "$dir/err"), left: $(ls -A "$dir/small")"; fi
+  # convert refuses that before writing (it knows the table's size); an export finds out as it writes.
+  "$surfdb" convert --analytic octant --grid 400x400 --record 20x20 -o "$dir/export_me.sdb" 2>/dev/null
+  "$surfdb" export "$dir/export_me.sdb" -o "$dir/small/big.csv" 2>"$dir/err"
+  rc=$?
+  if [ $rc -ne 0 ] && grep -q "No space left on device" "$dir/err" && [ -z "$(ls -A "$dir/small")" ]; then ok
+  else bad "full disk while exporting: rc $rc, $(cat "$dir/err"), left: $(ls -A "$dir/small")"; fi
   umount "$dir/small"
 else
   echo "full-disk check skipped: cannot mount a tmpfs (not root)"

@@ -1,8 +1,12 @@
 // An output file written beside its destination and renamed into place by commit(), so a failed
-// or interrupted command leaves no partial file and keeps the old one.
+// or interrupted command leaves no partial file and keeps the old one. A destination that is a
+// symbolic link is written through (the link stays); one that exists and is not a regular file is
+// refused (create_temporary_beside).
 #pragma once
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -15,13 +19,14 @@ namespace surfdb::cli {
 class AtomicFile {
  public:
   explicit AtomicFile(std::filesystem::path destination) : destination_(std::move(destination)) {
-    const TemporaryFile t = create_temporary_beside(destination_);
-    temporary_ = t.path;
-    file_ = ::fdopen(t.fd, "wb");
+    temporary_ = create_temporary_beside(destination_);
+    file_ = ::fdopen(temporary_.fd, "wb");
   }
   ~AtomicFile() {
     if (file_) std::fclose(file_);
-    if (!committed_) std::filesystem::remove(temporary_);
+    std::error_code ec;
+    if (!committed_) std::filesystem::remove(temporary_.path, ec);
+    release_temporary(temporary_);
   }
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -29,16 +34,20 @@ class AtomicFile {
   std::FILE* get() { return file_; }
 
   void commit() {
-    const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0 && !std::ferror(file_);
+    errno = 0;
+    const bool ok = std::fflush(file_) == 0 && !std::ferror(file_) && ::fsync(::fileno(file_)) == 0;
+    const int error = errno ? errno : EIO;
     std::fclose(file_);
     file_ = nullptr;
-    if (!ok) throw std::runtime_error("cannot write " + destination_.string());
-    std::filesystem::rename(temporary_, destination_);
+    if (!ok) throw std::runtime_error("cannot write " + destination_.string() + ": " + std::strerror(error));
+    std::filesystem::rename(temporary_.path, temporary_.target);
     committed_ = true;
+    release_temporary(temporary_);
   }
 
  private:
-  std::filesystem::path destination_, temporary_;
+  std::filesystem::path destination_;
+  TemporaryFile temporary_;  // its target is the destination with links followed
   std::FILE* file_ = nullptr;
   bool committed_ = false;
 };

@@ -5,8 +5,10 @@
 
 #include "commands.hpp"
 #include "log.hpp"
+#include "signal_cleanup.hpp"
 
 int main(int argc, char** argv) {
+  surfdb::cli::install_signal_cleanup();  // interrupted runs remove their temporary files
   CLI::App app{"surfdb: precomputed surface lookup tables for contact in multibody dynamics"};
   app.require_subcommand(1);
   bool verbose = false;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "surfdb/formats/header.hpp"
+#include "surfdb/formats/temporary_file.hpp"
 
 namespace surfdb {
 
@@ -32,7 +33,7 @@ class RecordFileWriter {
   void write_all(std::span<const std::uint8_t> bytes, std::uint64_t offset);
 
   std::filesystem::path destination_;
-  std::filesystem::path temporary_;
+  TemporaryFile temporary_;  // its target is the destination with links followed
   RecordLayout layout_;
   int fd_ = -1;
   std::vector<std::uint64_t> checksums_;

@@ -1,5 +1,10 @@
-// A hidden temporary file beside a destination (".NAME.XXXXXX" in the same directory), so that a
-// finished file can be renamed over the destination atomically. Shared by every writer.
+// A hidden temporary file beside a destination (".NAME.PID.XXXXXX" in the same directory: the
+// writer's process id and six random characters), so that a finished file can be renamed over the
+// destination atomically. Shared by every writer.
+//
+// Live temporaries are kept in a small fixed registry, so that a signal handler can remove them
+// (remove_live_temporaries() is async-signal-safe); a temporary left by a killed process is
+// removed by the next writer of the same destination once that process no longer exists.
 #pragma once
 
 #include <filesystem>
@@ -9,10 +14,30 @@ namespace surfdb {
 struct TemporaryFile {
   int fd = -1;  // open for writing, mode 0666 less the umask
   std::filesystem::path path;
+  /// The file to rename the temporary onto: the destination with its symbolic links followed.
+  std::filesystem::path target;
+  int slot = -1;  // in the registry of live temporaries; -1 when not registered
 };
 
-/// Throws FormatError naming the destination when the directory is missing or not writable,
-/// or when the destination is a directory.
+/// The destination with its symbolic links followed (a dangling link gives the path it names).
+/// Throws FormatError when that path exists and is not a regular file (a directory, a device,
+/// a FIFO, a socket), or when the links loop.
+std::filesystem::path resolve_output(const std::filesystem::path& destination);
+
+/// Creates the temporary beside resolve_output(destination), after removing stale temporaries
+/// of the same destination whose process is gone. Throws FormatError naming the destination
+/// when the directory is missing or not writable, or when resolve_output refuses it.
 TemporaryFile create_temporary_beside(const std::filesystem::path& destination);
+
+/// Takes the temporary out of the registry; call once it has been renamed or removed.
+void release_temporary(TemporaryFile& t) noexcept;
+
+/// Unlinks every registered temporary. Async-signal-safe: for signal handlers.
+void remove_live_temporaries() noexcept;
+
+/// Removes the temporaries of `destination` (already resolved) that a process which no longer
+/// exists left behind: names ".NAME.PID.XXXXXX" beside it with kill(PID, 0) failing with ESRCH.
+/// Returns how many were removed.
+int remove_stale_temporaries(const std::filesystem::path& destination) noexcept;
 
 }  // namespace surfdb

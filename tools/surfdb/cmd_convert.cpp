@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "log.hpp"
 #include "number_format.hpp"
+#include "output_checks.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/libsurfdb/analytic_surfaces.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
@@ -22,6 +23,7 @@ struct ConvertArgs {
   std::uint32_t face = 1;
   bool float32 = false, flip_normals = false, list_faces = false, all_faces = false;
   unsigned threads = 0;
+  std::string max_size = "64G";
   AnalyticSpec spec;
   std::vector<double> u_range, v_range;
 };
@@ -52,6 +54,21 @@ ConvertOptions options_from(const ConvertArgs& a) {
   return o;
 }
 
+// The table's size follows from its layout (header, records, checksum table): refused before
+// anything is written when one table exceeds --max-size or `files` of them the free space.
+void check_table_size(const ConvertOptions& o, const std::filesystem::path& out, const std::string& max_size,
+                      std::uint64_t files) {
+  const RecordLayout l = RecordLayout::make(o.grid.u, o.grid.v, o.record.u, o.record.v,
+                                            kColumnsV1.size(), scalar_bytes(o.scalar));
+  const std::uint64_t max_bytes = parse_size(max_size, "--max-size");
+  if (l.file_bytes > max_bytes)
+    throw std::runtime_error("cannot write " + out.string() + ": the table would take " + size_text(l.file_bytes) +
+                             ", more than --max-size " + max_size + " (" + format_size(max_bytes) + ")");
+  const std::uint64_t total = files > UINT64_MAX / l.file_bytes ? UINT64_MAX : files * l.file_bytes;
+  check_free_space(out, total, "cannot write " + out.string() + ": " +
+                                   (files == 1 ? std::string("the table") : std::to_string(files) + " tables"));
+}
+
 void convert_one(const SurfaceSource& source, const ConvertOptions& options,
                  const std::filesystem::path& out) {
   ProgressBar bar("converting " + out.filename().string());
@@ -59,9 +76,9 @@ void convert_one(const SurfaceSource& source, const ConvertOptions& options,
     bar.update(done, total);
   });
   const double points = static_cast<double>(r.header.layout.u_points * r.header.layout.v_points);
-  spdlog::info("wrote {}: {} x {} points in {} records of {} bytes, {} invalid, {} degenerate; "
+  spdlog::info("wrote {} ({}): {} x {} points in {} records of {} bytes, {} invalid, {} degenerate; "
                "{:.2f} s ({:.2f} s sampling, {:.2f} s writing), {:.3g} points/s",
-               out.string(), r.header.layout.u_points, r.header.layout.v_points,
+               out.string(), format_size(r.header.layout.file_bytes), r.header.layout.u_points, r.header.layout.v_points,
                r.header.layout.data_records, r.header.layout.record_bytes, r.header.invalid_points,
                r.header.degenerate_points, r.total_seconds, r.sampling_seconds, r.writing_seconds,
                points / r.total_seconds);
@@ -115,7 +132,9 @@ void run(const ConvertArgs& a) {
     if (!a.u_range.empty()) spec.u_range = std::pair{a.u_range[0], a.u_range[1]};
     if (!a.v_range.empty()) spec.v_range = std::pair{a.v_range[0], a.v_range[1]};
     const auto source = make_analytic_surface(spec);
-    convert_one(*source, options_from(a), a.output);
+    const ConvertOptions options = options_from(a);
+    check_table_size(options, a.output, a.max_size, 1);
+    convert_one(*source, options, a.output);
     return;
   }
   if (a.input.empty()) throw std::invalid_argument("give an INPUT file or --analytic KIND");
@@ -125,8 +144,18 @@ void run(const ConvertArgs& a) {
   }
   if (a.output.empty()) throw std::invalid_argument("-o OUT is required");
   const ConvertOptions options = options_from(a);  // checked before the CAD file is read
+  refuse_input_as_output(a.output, {a.input});
+  if (!a.all_faces) check_table_size(options, a.output, a.max_size, 1);
   const CadModel model = CadModel::load(a.input);
   if (a.all_faces) {
+    const std::filesystem::path dir = a.output;
+    for (std::uint32_t f = 1; f <= model.face_count(); ++f) {
+      char name[32];
+      std::snprintf(name, sizeof(name), "face_%04u.sdb", f);  // as convert_all_faces names them
+      refuse_input_as_output(dir / name, {a.input});
+    }
+    refuse_input_as_output(dir / "index.csv", {a.input});
+    check_table_size(options, dir / "face_0001.sdb", a.max_size, model.face_count());
     convert_all_faces(model, options, a.output);
     return;
   }
@@ -148,6 +177,8 @@ void add_convert_command(CLI::App& app) {
   cmd->add_flag("--flip-normals", args->flip_normals, "Store the opposite normals");
   cmd->add_flag("--list-faces", args->list_faces, "List the faces of INPUT as CSV and stop");
   cmd->add_flag("--all-faces", args->all_faces, "Convert every face into the directory given by -o");
+  cmd->add_option("--max-size", args->max_size, "Refuse a table larger than this, e.g. 500M, 2G (K, M, G, T: powers of 1024)")
+      ->capture_default_str();
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");
   cmd->add_option("--analytic", args->analytic, "Built-in surface: octant, sphere, plane, cylinder, torus");
   cmd->add_option("--radius", args->spec.radius, "Radius R of the analytic surface, mm")->capture_default_str();

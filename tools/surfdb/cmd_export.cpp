@@ -6,6 +6,7 @@
 #include "atomic_file.hpp"
 #include "commands.hpp"
 #include "number_format.hpp"
+#include "output_checks.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/formats/scalar.hpp"
 #include "surfdb/table/database.hpp"
@@ -74,6 +75,7 @@ void write_vtk(const Database& db, std::FILE* out) {
 
 void run(const ExportArgs& a) {
   if (a.format != "csv" && a.format != "vtk") throw std::invalid_argument("--format must be csv or vtk");
+  refuse_input_as_output(a.output, {a.file});
   const auto db = Database::open(a.file);
   AtomicFile out(a.output);
   if (a.format == "csv") {

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "log.hpp"
 #include "number_format.hpp"
+#include "output_checks.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/scenario/scenario.hpp"
 #include "surfdb/multibody/simulation.hpp"
@@ -153,6 +154,14 @@ void run(const SimulateArgs& a) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir)) throw std::runtime_error("cannot create output directory " + dir.string());
+
+  // No output may be the scenario or one of its tables.
+  std::vector<std::filesystem::path> inputs{a.scenario};
+  for (const ContactSpec& c : s.contacts)
+    if (const auto* f = std::get_if<FreeformSurfaces>(&c.geometry))
+      for (const auto& table : {f->surface_i, f->surface_j})
+        if (table) inputs.push_back(table->path());
+  for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
 
   std::vector<ContactPair> pairs;
   for (ContactSpec& c : s.contacts) pairs.emplace_back(std::move(c));

@@ -17,10 +17,52 @@ expect_fail() {
   shift 2
   "$@" >"$dir/out" 2>"$dir/err"
   local rc=$?
+  last_rc=$rc
   if [ $rc -eq 0 ]; then bad "$what: exit 0"; return; fi
   if ! grep -qF -- "$message" "$dir/err"; then bad "$what: stderr lacks '$message': $(cat "$dir/err")"; return; fi
   if [ "$(wc -l <"$dir/err")" -ne 1 ]; then bad "$what: more than one line on stderr"; return; fi
   ok
+}
+
+# expect_usage DESCRIPTION MESSAGE-SUBSTRING COMMAND...: as expect_fail, with exit status 2 (a
+# usage error) and nothing on standard output.
+expect_usage() {
+  local before=$failed
+  expect_fail "$@"
+  [ "$failed" -ne "$before" ] && return
+  if [ "$last_rc" -ne 2 ]; then passed=$((passed - 1)); bad "$1: exit $last_rc, not 2"; return; fi
+  if [ -s "$dir/out" ]; then passed=$((passed - 1)); bad "$1: wrote to standard output: $(head -c 200 "$dir/out")"; fi
+}
+
+# expect_quiet_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: as expect_fail, with nothing on standard
+# output (no CSV header before the error).
+expect_quiet_fail() {
+  local before=$failed
+  expect_fail "$@"
+  [ "$failed" -ne "$before" ] && return
+  if [ -s "$dir/out" ]; then passed=$((passed - 1)); bad "$1: wrote to standard output: $(head -c 200 "$dir/out")"; fi
+}
+
+# on_terminal COMMAND...: runs COMMAND with standard error on a pseudo-terminal (so progress bars
+# draw) and prints what it wrote there, with the terminal's CR LF line ends back to LF.
+on_terminal() {
+  python3 - "$@" <<'PY'
+import os, pty, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)
+os.close(s)
+out = b""
+while True:
+    try:
+        d = os.read(m, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+sys.stdout.write(out.decode(errors="replace").replace("\r\n", "\n"))
+sys.exit(p.wait())
+PY
 }
 
 cat >"$dir/patch.nurbs" <<'NURBS'
@@ -76,11 +118,11 @@ expect_fail "empty file" "empty" "$surfdb" convert "$dir/empty.step" -o "$dir/x.
 expect_fail "garbage STEP" "cannot read this as a STEP file" "$surfdb" convert "$dir/garbage.step" -o "$dir/x.sdb"
 expect_fail "face out of range" "face 3 does not exist" "$surfdb" convert "$dir/patch.nurbs" --face 3 -o "$dir/x.sdb"
 expect_fail "grid too small" "at least 2x2" "$surfdb" convert "$dir/patch.nurbs" --grid 1x5 -o "$dir/x.sdb"
-expect_fail "grid syntax" "not of the form NUxNV" "$surfdb" convert "$dir/patch.nurbs" --grid 20by20 -o "$dir/x.sdb"
+expect_usage "grid syntax" "not of the form NUxNV" "$surfdb" convert "$dir/patch.nurbs" --grid 20by20 -o "$dir/x.sdb"
 expect_fail "record larger than grid" "larger than the grid" "$surfdb" convert "$dir/patch.nurbs" --grid 10x10 --record 11x2 -o "$dir/x.sdb"
 expect_fail "unwritable output" "cannot create a temporary file" "$surfdb" convert "$dir/patch.nurbs" --grid 10x10 --record 2x2 -o "$dir/no/such/dir/x.sdb"
 expect_fail "unknown analytic" "unknown analytic surface" "$surfdb" convert --analytic cube -o "$dir/x.sdb"
-expect_fail "negative radius" "radius must be a positive number" "$surfdb" convert --analytic sphere --radius -1 -o "$dir/x.sdb"
+expect_usage "negative radius" "--radius: must be positive, not -1" "$surfdb" convert --analytic sphere --radius -1 -o "$dir/x.sdb"
 if [ -e "$dir/x.sdb" ]; then bad "a failed conversion left x.sdb"; else ok; fi
 if [ -z "$(find "$dir" -name '.*.sdb.*')" ]; then ok; else bad "temporary files left behind"; fi
 
@@ -187,6 +229,82 @@ expect_fail "truncated info" "truncated" "$surfdb" info "$dir/short.sdb"
 expect_fail "truncated verify" "truncated" "$surfdb" verify "$dir/short.sdb"
 expect_fail "not a database" "wrong magic" "$surfdb" info "$dir/garbage.step"
 expect_fail "missing database" "no such file" "$surfdb" verify "$dir/none.sdb"
+
+# Messages and options (issue 22).
+if [ "$("$surfdb" --version)" = "surfdb 0.1.0" ]; then ok; else bad "--version: $("$surfdb" --version 2>&1)"; fi
+# Range errors say what the value must be, not a 309-digit maximum.
+expect_usage "face 0" "--face: must be at least 1, not 0" "$surfdb" convert "$dir/patch.nurbs" --face 0 -o "$dir/x.sdb"
+expect_usage "end time 0" "--end-time: must be positive, not 0" "$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim0" --end-time 0
+expect_usage "end time -1" "--end-time: must be positive, not -1" "$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim0" --end-time -1
+expect_usage "grid too large" "99999999999 is too large" "$surfdb" convert "$dir/patch.nurbs" --grid 99999999999x2 -o "$dir/x.sdb"
+expect_usage "grid letters" "not of the form NUxNV" "$surfdb" convert "$dir/patch.nurbs" --grid abc -o "$dir/x.sdb"
+expect_usage "export format stl" "--format must be csv or vtk" "$surfdb" export "$dir/o.sdb" --format stl -o "$dir/o.stl"
+# Non-finite numbers: on the command line, in batch files, in scenarios.
+expect_usage "project nan" "--xyz: must be a finite number, not nan" "$surfdb" project "$dir/o.sdb" --xyz nan 0 0
+expect_usage "project inf" "--xyz: must be a finite number, not inf" "$surfdb" project "$dir/o.sdb" --xyz inf 0 0
+expect_usage "project guess nan" "--uv: must be a finite number" "$surfdb" project "$dir/o.sdb" --xyz 1 2 3 --uv 0 nan
+expect_usage "query nan" "--uv: must be a finite number, not nan" "$surfdb" query "$dir/o.sdb" --uv nan nan
+expect_usage "simulate end time nan" "--end-time: must be a finite number, not nan" "$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim0" --end-time nan
+expect_usage "analytic radius inf" "--radius: must be a finite number" "$surfdb" convert --analytic sphere --radius inf -o "$dir/x.sdb"
+expect_usage "analytic range nan" "--u-range: must be a finite number" "$surfdb" convert --analytic octant --u-range 0 nan -o "$dir/x.sdb"
+printf '0.1 0.2\nnan 0\n' >"$dir/nan_batch.txt"
+expect_fail "batch nan" "nan_batch.txt:2: 'nan' is not a finite number" "$surfdb" query "$dir/o.sdb" --batch "$dir/nan_batch.txt"
+printf '1 2 3\n4 -inf 6\n' >"$dir/inf_batch.txt"
+expect_fail "batch inf" "inf_batch.txt:2: '-inf' is not a finite number" "$surfdb" project "$dir/o.sdb" --batch "$dir/inf_batch.txt"
+scenario_error "nan end time" "broken.toml:8: simulation.end_time: must be a finite number, not nan" 'end_time = 0.1|end_time = nan'
+scenario_error "inf in an array" "simulation.gravity: must be a finite number, not -inf" 'gravity = [0.0, 0.0, -9.81]|gravity = [0.0, 0.0, -inf]'
+scenario_error "inf in a rotation row" "broken.toml:104: surface 'cup'.rotation: must be a finite number, not inf" \
+  'cavity_radius = 0.050|cavity_radius = 0.050\nrotation = [\n  [1.0, 0.0, 0.0],\n  [0.0, 1.0, 0.0],\n  [0.0, 0.0, inf]]'
+scenario_error "nan the law does not use" "contact 'ball-cup'.restitution: must be a finite number, not nan" 'exponent = 1.5|exponent = 1.5\nrestitution = nan'
+scenario_error "nan window of an analytic surface" "surface 'cup'.window: must be a finite number" 'cavity_radius = 0.050|cavity_radius = 0.050\nwindow = [nan, 2]'
+# A directory where a file is expected; no CSV header on standard output before an error.
+expect_quiet_fail "batch directory" "is a directory" "$surfdb" query "$dir/o.sdb" --batch "$dir/a_directory"
+expect_quiet_fail "batch missing" "No such file or directory" "$surfdb" query "$dir/o.sdb" --batch "$dir/none.txt"
+expect_quiet_fail "project batch missing" "cannot open for reading" "$surfdb" project "$dir/o.sdb" --batch "$dir/none.txt"
+expect_quiet_fail "query damaged record" "data record" "$surfdb" query "$dir/flipped.sdb" --uv 0.05 0.05
+expect_fail "scenario directory" "is a directory" "$surfdb" simulate "$dir/a_directory" -o "$dir/sim0"
+: | "$surfdb" query "$dir/o.sdb" --batch - >"$dir/empty_batch.csv"
+if [ "$(cat "$dir/empty_batch.csv")" = "u,v,x,y,z,nx,ny,nz,tx,ty,tz,bx,by,bz,valid" ]; then ok; else bad "empty batch: $(cat "$dir/empty_batch.csv")"; fi
+# The system's reason when an output directory cannot be made.
+expect_fail "output directory under a file" "cannot create output directory $dir/o.sdb/sim: Not a directory" \
+  "$surfdb" simulate "$dir/scenario.toml" -o "$dir/o.sdb/sim" --end-time 1e-4
+expect_fail "all faces under a file" "cannot create output directory $dir/o.sdb/all: Not a directory" \
+  "$surfdb" convert "$dir/patch.nurbs" --all-faces --grid 10x10 --record 5x5 -o "$dir/o.sdb/all"
+# Options that cannot apply are refused.
+expect_usage "list faces with -o" "--list-faces only lists the faces; --output does not apply" "$surfdb" convert "$dir/patch.nurbs" --list-faces -o "$dir/x.sdb"
+expect_usage "radius with a CAD input" "--radius applies to --analytic surfaces" "$surfdb" convert "$dir/patch.nurbs" --radius 5 -o "$dir/x.sdb"
+expect_usage "minor radius on a sphere" "--minor-radius applies to the torus only" "$surfdb" convert --analytic sphere --minor-radius 5 -o "$dir/x.sdb"
+expect_usage "threads 0" "--threads: must be at least 1" "$surfdb" convert "$dir/patch.nurbs" --threads 0 -o "$dir/x.sdb"
+# Units in the face list; counts in the right number.
+if sed -n '1p;2p' "$dir/faces.csv" | cut -d, -f9-10 | tr '\n' ' ' | grep -qx "length_unit,area_unit mm,mm^2 "; then ok; else bad "list faces units: $(cat "$dir/faces.csv")"; fi
+"$surfdb" convert "$dir/patch.nurbs" --all-faces --grid 10x10 --record 5x5 -o "$dir/all1" 2>"$dir/all1.err"
+if grep -q "wrote 1 face and" "$dir/all1.err" && grep -q "in 4 records of" "$dir/all1.err"; then ok; else bad "count grammar: $(cat "$dir/all1.err")"; fi
+"$surfdb" convert --analytic plane --grid 3x3 --record 3x3 -o "$dir/one.sdb" 2>"$dir/one.err"
+if grep -q "in 1 record of" "$dir/one.err"; then ok; else bad "one record: $(cat "$dir/one.err")"; fi
+# The end time as given, not as the steps summed it.
+"$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim_short" --end-time 1e-4 2>"$dir/short.err" >/dev/null
+if grep -q "simulated 1e-04 s in 100 steps" "$dir/short.err"; then ok; else bad "simulate end time: $(cat "$dir/short.err")"; fi
+# Progress on a terminal: an ETA on a job of some seconds, the bar ends at 100% and ends its line
+# before the final message.
+on_terminal "$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim_tty" --end-time 0.5 >"$dir/tty.txt"
+python3 - "$dir/tty.txt" <<'PY' && ok || bad "progress on a terminal"
+import sys
+lines = open(sys.argv[1], newline="").read().split("\n")  # keep the bar's CRs
+bar = [l for l in lines if "simulating [" in l]
+assert len(bar) == 1, "the bar shares its line with a message: %r" % [l[-200:] for l in lines]
+assert bar[0].split("\r")[-1].strip().startswith("simulating [" + "#" * 40 + "] 100.0%"), bar[0][-200:]
+assert "ETA" in bar[0], "no ETA"
+info = [l for l in lines if "simulated" in l]
+assert len(info) == 1 and "simulating" not in info[0] and "simulated 0.5 s in" in info[0], info
+PY
+on_terminal "$surfdb" convert --analytic torus --grid 300x300 -o "$dir/torus.sdb" >"$dir/tty_convert.txt"
+python3 - "$dir/tty_convert.txt" <<'PY' && ok || bad "convert progress"
+import sys
+lines = open(sys.argv[1], newline="").read().split("\n")
+bar = [l for l in lines if "converting torus.sdb [" in l]
+assert len(bar) == 1 and "wrote" not in bar[0] and "100.0%" in bar[0].split("\r")[-1], [l[-200:] for l in lines]
+assert any("wrote" in l for l in lines), [l[-200:] for l in lines]
+PY
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

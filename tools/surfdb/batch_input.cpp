@@ -1,6 +1,10 @@
 #include "batch_input.hpp"
 
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 
@@ -11,8 +15,12 @@ BatchInput<N>::BatchInput(const std::string& path) : name_(path == "-" ? "standa
   if (path == "-") {
     in_ = &std::cin;
   } else {
+    if (std::error_code ec; std::filesystem::is_directory(path, ec))
+      throw std::runtime_error(path + ": is a directory, not a file of numbers");
+    errno = 0;
     file_ = std::make_unique<std::ifstream>(path);
-    if (!*file_) throw std::runtime_error(path + ": cannot open for reading");
+    if (!*file_)
+      throw std::runtime_error(path + ": cannot open for reading" + (errno ? std::string(": ") + std::strerror(errno) : ""));
     in_ = file_.get();
   }
 }
@@ -37,6 +45,9 @@ bool BatchInput<N>::next(std::array<double, N>& row) {
         bad = true;
         break;
       }
+      if (!std::isfinite(x))
+        throw std::runtime_error(name_ + ":" + std::to_string(line_no_) + ": '" + line.substr(at, end - at) +
+                                 "' is not a finite number");
       row[count++] = x;
       at = end;
     }

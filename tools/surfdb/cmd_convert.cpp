@@ -10,6 +10,7 @@
 #include "log.hpp"
 #include "number_format.hpp"
 #include "output_checks.hpp"
+#include "option_checks.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/libsurfdb/analytic_surfaces.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
@@ -28,24 +29,35 @@ struct ConvertArgs {
   std::vector<double> u_range, v_range;
 };
 
-// "NUxNV" -> two positive whole numbers.
+// The largest number of points along u or v that --grid and --record take (a record's sizes are
+// 32-bit; a grid this long on one side is already terabytes).
+constexpr std::uint64_t kMaxPointsPerSide = 4294967295;
+
+// "NUxNV" -> two whole numbers, each at most kMaxPointsPerSide.
 std::pair<std::uint64_t, std::uint64_t> parse_pair(const std::string& text, const char* option) {
-  static const std::regex pattern(R"((\d{1,10})[xX](\d{1,10}))");
+  static const std::regex pattern(R"((\d+)[xX](\d+))");
   std::smatch m;
   if (!std::regex_match(text, m, pattern))
-    throw std::invalid_argument(std::string(option) + " '" + text + "' is not of the form NUxNV");
-  return {std::stoull(m[1]), std::stoull(m[2])};
+    throw UsageError(std::string(option) + " '" + text + "' is not of the form NUxNV");
+  const auto number = [&](const std::string& digits) {
+    const std::size_t first = std::min(digits.find_first_not_of('0'), digits.size() - 1);
+    if (digits.size() - first > 10 || std::stoull(digits.substr(first)) > kMaxPointsPerSide)
+      throw UsageError(std::string(option) + " '" + text + "': " + digits + " is too large (at most " +
+                       std::to_string(kMaxPointsPerSide) + " points along u or v)");
+    return std::stoull(digits.substr(first));
+  };
+  return {number(m[1]), number(m[2])};
 }
 
 ConvertOptions options_from(const ConvertArgs& a) {
   ConvertOptions o;
   const auto [nu, nv] = parse_pair(a.grid, "--grid");
   if (nu < 2 || nv < 2)
-    throw std::invalid_argument("--grid " + a.grid + ": at least 2x2 points are needed");
+    throw UsageError("--grid " + a.grid + ": at least 2x2 points are needed");
   const auto [pu, pv] = parse_pair(a.record, "--record");
-  if (pu < 1 || pv < 1) throw std::invalid_argument("--record " + a.record + ": at least 1x1 points");
+  if (pu < 1 || pv < 1) throw UsageError("--record " + a.record + ": at least 1x1 points");
   if (pu > nu || pv > nv)
-    throw std::invalid_argument("--record " + a.record + " is larger than the grid " + a.grid);
+    throw UsageError("--record " + a.record + " is larger than the grid " + a.grid);
   o.grid = {nu, nv};
   o.record = {static_cast<std::uint32_t>(pu), static_cast<std::uint32_t>(pv)};
   o.scalar = a.float32 ? ScalarType::f32 : ScalarType::f64;
@@ -75,24 +87,27 @@ void convert_one(const SurfaceSource& source, const ConvertOptions& options,
   const ConvertReport r = convert_surface(source, options, out, [&](std::uint64_t done, std::uint64_t total) {
     bar.update(done, total);
   });
+  bar.finish();  // the line below starts on a line of its own
   const double points = static_cast<double>(r.header.layout.u_points * r.header.layout.v_points);
-  spdlog::info("wrote {} ({}): {} x {} points in {} records of {} bytes, {} invalid, {} degenerate; "
+  spdlog::info("wrote {} ({}): {} x {} points in {} of {} bytes, {} invalid, {} degenerate; "
                "{:.2f} s ({:.2f} s sampling, {:.2f} s writing), {:.3g} points/s",
                out.string(), format_size(r.header.layout.file_bytes), r.header.layout.u_points, r.header.layout.v_points,
-               r.header.layout.data_records, r.header.layout.record_bytes, r.header.invalid_points,
+               count_of(r.header.layout.data_records, "record"), r.header.layout.record_bytes, r.header.invalid_points,
                r.header.degenerate_points, r.total_seconds, r.sampling_seconds, r.writing_seconds,
                points / r.total_seconds);
 }
 
+// One row per face; every row names the file's length unit and the unit of its area.
 void list_faces(const CadModel& model) {
-  std::printf("face,surface_type,u_min,u_max,v_min,v_max,orientation,area\n");
+  const std::string unit(length_unit_name(model.face(1)->unit()));
+  std::printf("face,surface_type,u_min,u_max,v_min,v_max,orientation,area,length_unit,area_unit\n");
   for (std::uint32_t f = 1; f <= model.face_count(); ++f) {
     const FaceInfo i = model.face_info(f);
-    std::printf("%u,%s,%s,%s,%s,%s,%s,%s\n", i.index, i.surface_type.c_str(),
+    std::printf("%u,%s,%s,%s,%s,%s,%s,%s,%s,%s^2\n", i.index, i.surface_type.c_str(),
                 format_number(i.bounds.u0).c_str(), format_number(i.bounds.u1).c_str(),
                 format_number(i.bounds.v0).c_str(), format_number(i.bounds.v1).c_str(),
                 i.orientation == FaceOrientation::reversed ? "reversed" : "forward",
-                format_number(i.area).c_str());
+                format_number(i.area).c_str(), unit.c_str(), unit.c_str());
   }
 }
 
@@ -101,7 +116,8 @@ void convert_all_faces(const CadModel& model, const ConvertOptions& options,
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (!std::filesystem::is_directory(dir))
-    throw std::runtime_error("cannot create output directory " + dir.string());
+    throw std::runtime_error("cannot create output directory " + dir.string() + ": " +
+                             (ec ? ec.message() : "a file of that name exists"));
   std::string index = "face,file,surface_type,orientation\n";
   for (std::uint32_t f = 1; f <= model.face_count(); ++f) {
     char name[32];
@@ -120,13 +136,44 @@ void convert_all_faces(const CadModel& model, const ConvertOptions& options,
   AtomicFile out(dir / "index.csv");
   std::fputs(index.c_str(), out.get());
   out.commit();
-  spdlog::info("wrote {} faces and {}", model.face_count(), (dir / "index.csv").string());
+  spdlog::info("wrote {} and {}", count_of(model.face_count(), "face"), (dir / "index.csv").string());
 }
 
-void run(const ConvertArgs& a) {
+// Options that would be silently ignored are refused: each applies to some inputs only.
+void check_combinations(const ConvertArgs& a, const CLI::App& cmd) {
+  const auto given = [&](const char* name) { return cmd.count(name) > 0; };
+  if (a.list_faces) {
+    for (const char* name : {"--output", "--face", "--grid", "--record", "--float32", "--flip-normals", "--threads"})
+      if (given(name)) throw UsageError(std::string("--list-faces only lists the faces; ") + name + " does not apply");
+  }
+  const char* analytic_only[] = {"--radius", "--minor-radius", "--length", "--u-range", "--v-range"};
+  if (a.analytic.empty()) {
+    for (const char* name : analytic_only)
+      if (given(name)) throw UsageError(std::string(name) + " applies to --analytic surfaces, not to an INPUT file");
+    return;
+  }
+  if (a.list_faces) throw UsageError("--list-faces applies to an INPUT file, not to --analytic");
+  if (given("--face")) throw UsageError("--face applies to an INPUT file, not to --analytic");
+  if (a.all_faces) throw UsageError("--all-faces applies to an INPUT file, not to --analytic");
+  const AnalyticKind kind = parse_analytic_kind(a.analytic);
+  if (given("--radius") && kind == AnalyticKind::plane) throw UsageError("--radius does not apply to the plane");
+  if (given("--minor-radius") && kind != AnalyticKind::torus) throw UsageError("--minor-radius applies to the torus only");
+  if (given("--length") && kind != AnalyticKind::plane && kind != AnalyticKind::cylinder)
+    throw UsageError("--length applies to the plane and the cylinder only");
+}
+
+void run(const ConvertArgs& a, const CLI::App& cmd) {
   if (!a.analytic.empty()) {
-    if (!a.input.empty()) throw std::invalid_argument("give either INPUT or --analytic, not both");
-    if (a.output.empty()) throw std::invalid_argument("-o OUT.sdb is required");
+    if (!a.input.empty()) throw UsageError("give either INPUT or --analytic, not both");
+    try {
+      (void)parse_analytic_kind(a.analytic);
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--analytic: ") + e.what());
+    }
+  }
+  check_combinations(a, cmd);
+  if (!a.analytic.empty()) {
+    if (a.output.empty()) throw UsageError("-o OUT.sdb is required");
     AnalyticSpec spec = a.spec;
     spec.kind = parse_analytic_kind(a.analytic);
     if (!a.u_range.empty()) spec.u_range = std::pair{a.u_range[0], a.u_range[1]};
@@ -137,12 +184,12 @@ void run(const ConvertArgs& a) {
     convert_one(*source, options, a.output);
     return;
   }
-  if (a.input.empty()) throw std::invalid_argument("give an INPUT file or --analytic KIND");
+  if (a.input.empty()) throw UsageError("give an INPUT file or --analytic KIND");
   if (a.list_faces) {
     list_faces(CadModel::load(a.input));
     return;
   }
-  if (a.output.empty()) throw std::invalid_argument("-o OUT is required");
+  if (a.output.empty()) throw UsageError("-o OUT is required");
   const ConvertOptions options = options_from(a);  // checked before the CAD file is read
   refuse_input_as_output(a.output, {a.input});
   if (!a.all_faces) check_table_size(options, a.output, a.max_size, 1);
@@ -170,7 +217,7 @@ void add_convert_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("convert", "Sample a CAD face, NURBS surface or analytic surface into a surface database");
   cmd->add_option("INPUT", args->input, "STEP, IGES, BREP or .nurbs file");
   cmd->add_option("-o,--output", args->output, "Output .sdb file (a directory with --all-faces)");
-  cmd->add_option("--face", args->face, "Face number, 1-based, as --list-faces shows")->check(CLI::PositiveNumber);
+  cmd->add_option("--face", args->face, "Face number, 1-based, as --list-faces shows")->check(at_least(1));
   cmd->add_option("--grid", args->grid, "Grid points NUxNV, end points included")->capture_default_str();
   cmd->add_option("--record", args->record, "Points per record PUxPV")->capture_default_str();
   cmd->add_flag("--float32", args->float32, "Store 32-bit floats instead of 64-bit");
@@ -179,14 +226,20 @@ void add_convert_command(CLI::App& app) {
   cmd->add_flag("--all-faces", args->all_faces, "Convert every face into the directory given by -o");
   cmd->add_option("--max-size", args->max_size, "Refuse a table larger than this, e.g. 500M, 2G (K, M, G, T: powers of 1024)")
       ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)");
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
+      ->check(at_least(1, " (leave --threads out to use every core)"));
   cmd->add_option("--analytic", args->analytic, "Built-in surface: octant, sphere, plane, cylinder, torus");
-  cmd->add_option("--radius", args->spec.radius, "Radius R of the analytic surface, mm")->capture_default_str();
-  cmd->add_option("--minor-radius", args->spec.minor_radius, "Tube radius r of the torus, mm")->capture_default_str();
-  cmd->add_option("--length", args->spec.length, "Plane side or cylinder height, mm")->capture_default_str();
-  cmd->add_option("--u-range", args->u_range, "Parameter range U0 U1 of the analytic surface")->expected(2);
-  cmd->add_option("--v-range", args->v_range, "Parameter range V0 V1 of the analytic surface")->expected(2);
-  cmd->callback([args] { run(*args); });
+  cmd->add_option("--radius", args->spec.radius, "Radius R of the analytic surface, mm")
+      ->capture_default_str()->check(positive_number());
+  cmd->add_option("--minor-radius", args->spec.minor_radius, "Tube radius r of the torus, mm")
+      ->capture_default_str()->check(positive_number());
+  cmd->add_option("--length", args->spec.length, "Plane side or cylinder height, mm")
+      ->capture_default_str()->check(positive_number());
+  cmd->add_option("--u-range", args->u_range, "Parameter range U0 U1 of the analytic surface")->expected(2)
+      ->check(finite_number());
+  cmd->add_option("--v-range", args->v_range, "Parameter range V0 V1 of the analytic surface")->expected(2)
+      ->check(finite_number());
+  cmd->callback([args, cmd] { run(*args, *cmd); });
 }
 
 }  // namespace surfdb::cli

@@ -74,7 +74,7 @@ void write_vtk(const Database& db, std::FILE* out) {
 }
 
 void run(const ExportArgs& a) {
-  if (a.format != "csv" && a.format != "vtk") throw std::invalid_argument("--format must be csv or vtk");
+  if (a.format != "csv" && a.format != "vtk") throw UsageError("--format must be csv or vtk, not " + a.format);
   refuse_input_as_output(a.output, {a.file});
   const auto db = Database::open(a.file);
   AtomicFile out(a.output);

@@ -11,6 +11,7 @@
 #include "log.hpp"
 #include "number_format.hpp"
 #include "output_checks.hpp"
+#include "option_checks.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/scenario/scenario.hpp"
 #include "surfdb/multibody/simulation.hpp"
@@ -72,6 +73,7 @@ class TimeSeries : public RunObserver {
   }
 
   void commit() { out_.commit(); }
+  void finish_progress() { bar_.finish(); }
 
  private:
   AtomicFile out_;
@@ -146,14 +148,18 @@ void plot(const std::filesystem::path& dir) {
     spdlog::warn("plots not written: '{}' failed (needs python3-matplotlib)", command);
 }
 
-void run(const SimulateArgs& a) {
+void run(const SimulateArgs& a, const CLI::App& cmd) {
+  if (std::error_code ec; std::filesystem::is_directory(a.scenario, ec))
+    throw std::runtime_error(a.scenario + ": is a directory, not a scenario file");
   Scenario s = load_scenario(a.scenario);
-  if (a.end_time > 0) s.run.end_time = a.end_time;
-  if (a.output_interval > 0) s.run.output.interval = a.output_interval;
+  if (cmd.count("--end-time")) s.run.end_time = a.end_time;
+  if (cmd.count("--output-interval")) s.run.output.interval = a.output_interval;
   const std::filesystem::path dir = a.output;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (!std::filesystem::is_directory(dir)) throw std::runtime_error("cannot create output directory " + dir.string());
+  if (!std::filesystem::is_directory(dir))
+    throw std::runtime_error("cannot create output directory " + dir.string() + ": " +
+                             (ec ? ec.message() : "a file of that name exists"));
 
   // No output may be the scenario or one of its tables.
   std::vector<std::filesystem::path> inputs{a.scenario};
@@ -171,8 +177,11 @@ void run(const SimulateArgs& a) {
   const RunStatistics stats = sim.run(y, s.run, series);
   series.commit();
   write_summary(dir / "summary.json", sim, stats, y);
-  spdlog::info("simulated {} s in {} steps, {:.2f} s CPU; wrote {}", stats.end_time, stats.steps, stats.cpu_seconds,
-               dir.string());
+  series.finish_progress();
+  // The end time as given, not as the steps summed it (0.1, not 0.09999999999999999).
+  const bool reached = std::abs(stats.end_time - s.run.end_time) <= 1e-9 * s.run.end_time;
+  spdlog::info("simulated {} s in {}, {:.2f} s CPU; wrote {}", format_number(reached ? s.run.end_time : stats.end_time),
+               count_of(static_cast<std::uint64_t>(stats.steps), "step"), stats.cpu_seconds, dir.string());
   plot(dir);
 }
 
@@ -183,10 +192,10 @@ void add_simulate_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("simulate", "Run a scenario: time series, summary.json and plots in OUTDIR");
   cmd->add_option("SCENARIO", args->scenario, "Scenario file (.toml)")->required();
   cmd->add_option("-o,--output", args->output, "Output directory")->required();
-  cmd->add_option("--end-time", args->end_time, "Override the scenario's end time, s")->check(CLI::PositiveNumber);
+  cmd->add_option("--end-time", args->end_time, "Override the scenario's end time, s")->check(positive_number());
   cmd->add_option("--output-interval", args->output_interval, "Override the scenario's output interval, s")
-      ->check(CLI::PositiveNumber);
-  cmd->callback([args] { run(*args); });
+      ->check(positive_number());
+  cmd->callback([args, cmd] { run(*args, *cmd); });
 }
 
 }  // namespace surfdb::cli

@@ -2,11 +2,19 @@
 // std::exception with a message a user can act on, which main() prints as one line.
 #pragma once
 
+#include <stdexcept>
+
 namespace CLI {
 class App;
 }
 
 namespace surfdb::cli {
+
+/// A wrong option, option value or combination of options: main() exits with status 2.
+class UsageError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 void add_convert_command(CLI::App& app);
 void add_info_command(CLI::App& app);

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   surfdb::cli::install_signal_cleanup();  // interrupted runs remove their temporary files
   CLI::App app{"surfdb: precomputed surface lookup tables for contact in multibody dynamics"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "surfdb " SURFDB_VERSION, "Print the version and exit");
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "Log more detail on standard error");
   surfdb::cli::add_convert_command(app);
@@ -27,7 +28,12 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());
+    return 2;
+  } catch (const surfdb::cli::UsageError& e) {
     std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());
     return 2;
   } catch (const std::exception& e) {

@@ -17,11 +17,13 @@ Matrix3d rotation_from(const Reader& r, const toml::table& t, const char* key, c
   if (!rows || rows->size() != 3) r.fail(*t.get(key), where + "." + key, "must be three rows of three numbers");
   Matrix3d m;
   for (int i = 0; i < 3; ++i) {
-    const toml::array* row = (*rows)[static_cast<std::size_t>(i)].as_array();
-    if (!row || row->size() != 3) r.fail(*t.get(key), where + "." + key, "must be three rows of three numbers");
+    const toml::node& row_node = (*rows)[static_cast<std::size_t>(i)];
+    const toml::array* row = row_node.as_array();
+    if (!row || row->size() != 3) r.fail(row_node, where + "." + key, "must be three rows of three numbers");
     for (int j = 0; j < 3; ++j) {
-      auto v = (*row)[static_cast<std::size_t>(j)].value<double>();
-      if (!v || !std::isfinite(*v)) r.fail(*t.get(key), where + "." + key, "must hold finite numbers");
+      const toml::node& e = (*row)[static_cast<std::size_t>(j)];
+      auto v = e.value<double>();
+      if (!v || !std::isfinite(*v)) r.fail(e, where + "." + key, "must hold finite numbers");
       m(i, j) = *v;
     }
   }
@@ -78,6 +80,7 @@ class ScenarioReader {
       throw ScenarioError(path_.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
     }
     r_.only(root, {"simulation", "body", "joint", "driver", "surface", "contact"}, "scenario");
+    check_finite(root, "");
     read_simulation(root);
     const toml::array* body_list = r_.tables(root, "body");
     if (!body_list) throw ScenarioError(path_.string() + ": no [[body]]");
@@ -335,6 +338,23 @@ class ScenarioReader {
   }
 
   Pose pose_of(int body) const { return body == kGround ? Pose{} : poses_[static_cast<std::size_t>(body)]; }
+
+  // TOML allows nan and inf: every floating-point value in the file, whether a reader above uses
+  // it or not (a restitution with the Hertz law, a window on an analytic surface), must be finite.
+  // `field` names it as the readers do: "simulation.end_time", "surface 'cup'.rotation".
+  void check_finite(const toml::node& n, const std::string& field) const {
+    if (const auto* f = n.as_floating_point()) {
+      if (!std::isfinite(f->get()))
+        r_.fail(n, field, std::string("must be a finite number, not ") + (std::isnan(f->get()) ? "nan" : f->get() > 0 ? "inf" : "-inf"));
+    } else if (const auto* t = n.as_table()) {
+      std::string where = field;
+      if (const auto name = (*t)["name"].value<std::string>(); name && !field.empty()) where += " '" + *name + "'";
+      for (const auto& [key, value] : *t)
+        check_finite(value, where.empty() ? std::string(key.str()) : where + "." + std::string(key.str()));
+    } else if (const auto* a = n.as_array()) {
+      for (const toml::node& e : *a) check_finite(e, field);
+    }
+  }
 
   std::filesystem::path path_;
   Reader r_;

@@ -1,10 +1,16 @@
 // The C API against the C++ API on the same queries: bit-identical answers; errors as statuses.
+// Comparing the two bindings is the point (the C API must add nothing and lose nothing), but it
+// would pass if both were wrong alike: the answers are also held to the closed-form sphere and the
+// closed-form ball-in-cup contact.
 #include "surfdb/surfdb.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <numbers>
 
+#include "../support/approx.hpp"
 #include "../support/ball_and_cup.hpp"
 #include "../support/octant_fixture.hpp"
 #include "surfdb/contact/contact_newton.hpp"
@@ -26,6 +32,7 @@ TEST_CASE("C API queries and projections equal the C++ API's bit for bit") {
   REQUIRE(surfdb_open(db->path().c_str(), &cdb) == SURFDB_OK);
   surfdb_binding* cb = nullptr;
   REQUIRE(surfdb_binding_create(cdb, 5, 5, &cb) == SURFDB_OK);
+  double worst_point = 0;
   for (auto [u, v] : {std::pair{0.1, 0.2}, {0.77, 1.3}, {1.5707963267948966, 0.4}, {2.0, 0.1}}) {
     surfdb_point c;
     REQUIRE(surfdb_query(cb, u, v, &c) == SURFDB_OK);
@@ -34,6 +41,14 @@ TEST_CASE("C API queries and projections equal the C++ API's bit for bit") {
     CHECK(same(c.n, s.n));
     CHECK(same(c.dn_dv, s.dn_dv));
     CHECK(c.status == static_cast<int>(s.status));
+    // Independent truth: on the sphere within the chord bound R (du^2 + dv^2) / 8 = 3.1e-5 mm
+    // (at the clamped point (2.0, 0.1) the nearest boundary point, u = pi/2: the pole).
+    // catches: the C struct's fields filled in another order (p from n: 50 mm off), u and v
+    // passed to the C++ query swapped.
+    const double cu = std::min(u, std::numbers::pi / 2), h = db->header().du;
+    const Eigen::Vector3d cp(c.p[0], c.p[1], c.p[2]);
+    worst_point = std::max(worst_point, (cp - octant_point(cu, v)).norm());
+    CHECK((cp - octant_point(cu, v)).norm() <= 50 * 2 * h * h / 8);
     surfdb_point_d1 d1;
     surfdb_prefetch(cb, u, v);  // a hint: changes no answer
     REQUIRE(surfdb_query_d1(cb, u, v, &d1) == SURFDB_OK);
@@ -54,7 +69,12 @@ TEST_CASE("C API queries and projections equal the C++ API's bit for bit") {
   CHECK(same(foot.p, p.point.p));
   CHECK(distance == p.distance);
   REQUIRE(surfdb_project(cb, x, 0, 0, 0, &foot, &distance) == SURFDB_OK);  // global
-  CHECK(distance == doctest::Approx(50 - Eigen::Vector3d(20, 21, 22).norm()).epsilon(1e-5));  // chord error 3e-5 mm
+  // Against the closed form: within the chord error 3.1e-5 mm, measured 2.4e-5 mm, 1.7e-6 of
+  // |d| = 13.6 mm. Bound 5e-6 relative, 6.8e-5 mm (it was Approx(...).epsilon(1e-5), 1.5e-4 mm).
+  // catches: the distance's sign (27 mm), a projection from the (u, v) guess without Newton steps.
+  const double exact = 50 - Eigen::Vector3d(20, 21, 22).norm();
+  MESSAGE("C API: worst query point " << worst_point << " mm from the sphere; global projection " << distance - exact << " mm");
+  CHECK(distance == relative(exact, 5e-6));
   surfdb_window_stats stats;
   REQUIRE(surfdb_binding_stats(cb, &stats) == SURFDB_OK);
   CHECK(stats.bytes_resident == 25 * db->layout().record_bytes);
@@ -84,6 +104,16 @@ TEST_CASE("C API contact evaluation equals the C++ API's") {
   si.velocity = {0, 0, -0.1};
   const ContactResult e = cpp.evaluate(si, BodyState{});
   CHECK(r.status == 1);
+  // Independent truth: a ball of 10 mm centred 40.01 mm from the centre of a 50 mm cup indents
+  // it by |c| + 10 - 50 mm, the normal points back to the centre.
+  // catches: the C body state's rotation read column-major (a transposed mount), metres and
+  // millimetres mixed at the boundary (1000 times).
+  const Eigen::Vector3d centre(0.001, -0.002, -0.04001);
+  const double delta = centre.norm() + t.ball_radius - t.cup_radius;
+  MESSAGE("C API contact: indentation error " << r.indentation - delta << " m of " << delta << " m");
+  // Measured 8e-15 m; bound 5e-13 m, that of tests/contact on the same tables (the curved
+  // interpolants' O(R h^4) radial error, worst 1.4e-13 m over 200 cases there).
+  CHECK(std::abs(r.indentation - delta) < 5e-13);
   CHECK(r.indentation == e.indentation);
   CHECK(same(r.normal, e.normal));
   CHECK(r.indentation_rate == e.indentation_rate);

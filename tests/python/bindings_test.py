@@ -2,6 +2,11 @@
 17 digits, so equal means bit-identical), the C API through ctypes, the closed-form sphere, and
 the command's own conversion (byte-identical files).
 
+The comparisons with the command and the C API are surfdb against itself through another binding,
+on purpose (a binding must add and lose nothing); each such test class also checks the closed
+form (sphere points, projections, the ball-in-cup contact), which both would fail if wrong alike.
+The conversion of cup.step is compared with the command's only.
+
 Usage: bindings_test.py PATH/TO/surfdb PATH/TO/libsurfdb_c.so SOURCE_DIR   (PYTHONPATH=build/python)
 """
 import ctypes
@@ -68,7 +73,11 @@ class QueryTest(unittest.TestCase):
         q = b.query(u, v)
         self.assertEqual(q.p.shape, u.shape + (3,))
         r = np.linalg.norm(q.p, axis=-1)
-        np.testing.assert_allclose(r, 50.0, rtol=1e-9)
+        # Curved interpolation leaves O(h^4) radially (h = pi/600 the cell's angle): measured
+        # 2.6e-11 = h^4 / 29, bound h^4 / 6 = 1.25e-10 (was 1e-9, 38 times the error).
+        # catches: interpolation="curved" ignored by the binding (chord error h^2 / 8 = 3.4e-6).
+        h = math.pi / 600
+        np.testing.assert_allclose(r, 50.0, rtol=h**4 / 6)
         np.testing.assert_allclose(np.einsum("...i,...i", q.n, q.n), 1.0, rtol=1e-12)
         np.testing.assert_allclose(np.cross(q.n, q.t), q.b, atol=1e-12)
 
@@ -82,17 +91,22 @@ class QueryTest(unittest.TestCase):
         np.testing.assert_array_equal(d.n, q.n)
         np.testing.assert_array_equal(d.status, q.status)
         # Inside a cell the bilinear point is linear along u at fixed v (and along v at fixed u):
-        # a small step's difference quotient is the derivative, to rounding.
+        # a small step's difference quotient is the derivative, to rounding: |p| eps / step = 1.1e-9,
+        # measured 2.5e-9, bound 1e-8 (was 1e-6, 400 times). catches: dp_du and dp_dv swapped
+        # in the numpy arrays, derivatives per cell instead of per radian (factor 1/h = 191).
         step = 1e-3 * h
-        np.testing.assert_allclose((b.query_d1(u + step, v).p - d.p) / step, d.dp_du, atol=1e-6, rtol=0)
-        np.testing.assert_allclose((b.query_d1(u, v + step).p - d.p) / step, d.dp_dv, atol=1e-6, rtol=0)
+        np.testing.assert_allclose((b.query_d1(u + step, v).p - d.p) / step, d.dp_du, atol=1e-8, rtol=0)
+        np.testing.assert_allclose((b.query_d1(u, v + step).p - d.p) / step, d.dp_dv, atol=1e-8, rtol=0)
 
     def test_scalars_give_single_points(self):
         q = surfdb.Database(Tables.octant).binding().query(0.3, 0.9)
         self.assertEqual(q.p.shape, (3,))
         self.assertEqual(q.status.shape, ())
         exact = 50 * np.array([math.cos(0.3) * math.cos(0.9), math.cos(0.3) * math.sin(0.9), math.sin(0.3)])
-        np.testing.assert_allclose(q.p, exact, atol=1e-3)
+        # The chord bound of the 301 x 301 grid, 3.4e-4 mm; measured 1.6e-4 mm (was 1e-3 mm).
+        # catches: a scalar query answered for (v, u) (points 9 mm apart here).
+        cell = math.pi / 2 / 300
+        np.testing.assert_allclose(q.p, exact, atol=50 * 2 * cell**2 / 8)
 
     def test_projection_equals_the_command_and_the_closed_form(self):
         rng = np.random.default_rng(5)
@@ -154,10 +168,16 @@ class ContactTest(unittest.TestCase):
             c = np.linalg.norm(centre)
             self.assertEqual(r.status, "touching" if c + 0.010 > 0.050 else "separated")
             if r.touching:
-                self.assertAlmostEqual(r.indentation, c + 0.010 - 0.050, delta=1e-3 * (c + 0.010 - 0.050))
-                np.testing.assert_allclose(r.normal, -np.array(centre) / c, atol=1e-6)
+                # The curved interpolants' radial error, O(R h^4) (h = pi/400: 1.9e-10 m for the cup):
+                # measured 9.8e-13 m, bound 4e-12 m (was 1e-3 of the indentation, 2e-8 m).
+                # catches: metres and millimetres mixed (1000 times), the sign of the indentation.
+                self.assertAlmostEqual(r.indentation, c + 0.010 - 0.050, delta=4e-12)
+                # These centres put the contact on node lines: measured 4.4e-16, bound 1e-14
+                # (rounding; was 1e-6). catches: the normal of the ball instead of the cup's (sign).
+                np.testing.assert_allclose(r.normal, -np.array(centre) / c, atol=1e-14)
             else:
-                self.assertAlmostEqual(r.gap, 0.050 - 0.010 - c, delta=1e-8)
+                # On the node (0, 0) of both tables: exact, measured 0. Bound 1e-15 m (was 1e-8 m).
+                self.assertAlmostEqual(r.gap, 0.050 - 0.010 - c, delta=1e-15)
 
     def test_contact_equals_the_c_api_bit_for_bit(self):
         lib = ctypes.CDLL(RUNTIME_LIBRARY)

@@ -15,15 +15,17 @@ inline void print_point_header(bool with_distance) {
   std::fputs(with_distance ? ",distance\n" : "\n", stdout);
 }
 
-inline void print_point_row(const SurfacePoint& s, std::optional<double> distance, bool json) {
+/// A projection's row passes its distance and whether it converged to the nearest point: an
+/// unconverged answer is never printed valid.
+inline void print_point_row(const SurfacePoint& s, std::optional<double> distance, bool json, bool converged = true) {
   const double values[14] = {s.u,      s.v,      s.p.x(), s.p.y(), s.p.z(), s.n.x(), s.n.y(),
                              s.n.z(),  s.t.x(),  s.t.y(), s.t.z(), s.b.x(), s.b.y(), s.b.z()};
   static const char* names[14] = {"u", "v", "x", "y", "z", "nx", "ny", "nz", "tx", "ty", "tz", "bx", "by", "bz"};
-  const int valid = s.status == QueryStatus::valid ? 1 : 0;
+  const int valid = s.status == QueryStatus::valid && converged ? 1 : 0;
   if (json) {
     std::fputc('{', stdout);
     for (int k = 0; k < 14; ++k) std::printf("\"%s\": %s, ", names[k], format_number(values[k]).c_str());
-    std::printf("\"valid\": %d, \"status\": \"%s\"", valid, status_name(s.status));
+    std::printf("\"valid\": %d, \"status\": \"%s\"", valid, converged ? status_name(s.status) : "not_converged");
     if (distance) std::printf(", \"distance\": %s", format_number(*distance).c_str());
     std::fputs("}\n", stdout);
     return;

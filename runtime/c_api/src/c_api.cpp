@@ -40,6 +40,8 @@ namespace {
 using surfdb::capi::fail;
 using surfdb::capi::guarded;
 
+constexpr int kNotConverged = 3;  // surfdb_point.status of a projection that is not the nearest point
+
 void copy3(const Eigen::Vector3d& v, double* out) { std::memcpy(out, v.data(), 3 * sizeof(double)); }
 
 Eigen::Matrix3d matrix(const double* m) { return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(m); }
@@ -129,6 +131,7 @@ surfdb_status surfdb_project(surfdb_binding* binding, const double x[3], int use
       p = surfdb::project_global(binding->binding, binding->owner->db->node_tree(), point);
     }
     fill(p.point, out);
+    if (!p.converged) out->status = kNotConverged;
     *distance = p.distance;
   });
 }

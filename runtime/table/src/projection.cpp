@@ -9,6 +9,21 @@ namespace {
 constexpr int kMaxIterations = 30;
 constexpr double kStepCells = 4;     // a step moves at most this many cells along u or v
 constexpr double kTolerance = 1e-10;  // converged when a step is below this fraction of a cell
+// Where Newton cannot finish (a pole, a collapsed edge), an iterate is the foot point when x - p
+// lies along n to this fraction of the cell's larger side.
+constexpr double kResidualCells = 1e-8;
+
+// The cell's larger side at s, in length: how far one cell moves a point there.
+double cell_length(const SurfacePoint& s, const Header& h) {
+  return std::max(s.dp_du.norm() * h.du, s.dp_dv.norm() * h.dv);
+}
+
+// A foot point is a nearest point only where the distance has a minimum: the Hessian of
+// |x - p|^2 / 2, the first fundamental form plus d times the second, is positive definite, i.e.
+// 1 + d k > 0 for both principal curvatures (positive where the surface curves away from n).
+// Beyond a centre of curvature (say inside a sphere, past its centre) it is a maximum or a saddle.
+bool distance_minimum(const SurfacePoint& s, double d) { return 1 + d * s.k1 > 0 && 1 + d * s.k2 > 0; }
+
 }  // namespace
 
 Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, double u, double v) {
@@ -44,12 +59,32 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
   binding.window().follow({static_cast<std::uint64_t>((out.point.u - h.u0) / h.du) / l.u_record_points,
                            static_cast<std::uint64_t>((out.point.v - h.v0) / h.dv) / l.v_record_points});
   out.distance = d;
+  // Where Newton cannot finish (a singular matrix at a pole or a collapsed edge, where u or v is
+  // undefined), the iterate is still the foot point when x - p lies along n.
+  if (!out.converged)
+    out.converged = (x - out.point.p - d * out.point.n).norm() <= kResidualCells * cell_length(out.point, h);
+  out.converged = out.converged && distance_minimum(out.point, d);
   return out;
 }
 
 Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x) {
   const Eigen::Vector2d start = tree.start(x);
-  return project_local(binding, x, start.x(), start.y());
+  Projection p = project_local(binding, x, start.x(), start.y());
+  // The interpolated surface passes through the tree's nearest node, so the nearest point is no
+  // farther than it, give or take the interpolation's own error (its normals are not exactly
+  // those of its points): a cell's length is far more than that. A farther answer (Newton drawn
+  // across a crease to another sheet) is retried from the node itself, and reported unconverged
+  // when that is no better.
+  const Header& h = binding.database().header();
+  const NodeIndex n = tree.nearest(x);
+  const double u = h.u_at(n.i), v = h.v_at(n.j);
+  const SurfacePoint node = binding.query(u, v, WindowPolicy::hold);
+  const double bound = (x - node.p).norm() + cell_length(node, h);
+  if (std::abs(p.distance) <= bound) return p;
+  Projection retry = project_local(binding, x, u, v);
+  if (std::abs(retry.distance) <= bound) return retry;
+  p.converged = false;
+  return p;
 }
 
 }  // namespace surfdb

@@ -25,7 +25,9 @@ typedef struct surfdb_database surfdb_database;
 typedef struct surfdb_binding surfdb_binding;
 typedef struct surfdb_contact surfdb_contact;
 
-/* Point and frame at (u, v); status 0 valid, 1 outside the domain, 2 trimmed or padding cell. */
+/* Point and frame at (u, v); status 0 valid, 1 outside the domain, 2 trimmed or padding cell;
+ * from surfdb_project also 3: not the nearest point (no convergence, or a maximum or saddle of
+ * the distance), the last iterate. */
 typedef struct surfdb_point {
   double u, v;
   double p[3], n[3], t[3], b[3];

@@ -13,13 +13,18 @@ struct Projection {
   SurfacePoint point;   // the foot point and its frame
   double distance = 0;  // signed, along n: (x - p) . n, file length unit
   int iterations = 0;   // Newton steps taken (queries after the one at the start)
-  bool converged = false;  // false: the answer is the last iterate, its status still meaningful
+  /// True: Newton converged (or, where its matrix is singular, x - p lies along n) at a minimum of
+  /// the distance (not a maximum or saddle beyond a centre of curvature), and for a global
+  /// projection no farther than the nearest node of the tree. False: the answer is the last
+  /// iterate, not the nearest point; its status still says where it lies.
+  bool converged = false;
 };
 
 /// Newton from the guess (u, v).
 Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, double u, double v);
 
-/// Global: Newton from the tree's start for x (the nearest node and one linear step from it).
+/// Global: Newton from the tree's start for x (the nearest node and one linear step from it); an
+/// answer farther than that node is retried from the node.
 Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x);
 
 }  // namespace surfdb

@@ -35,7 +35,7 @@ void run(const ProjectArgs& a) {
     const Projection p = solve(x);
     warm = std::pair{p.point.u, p.point.v};
     if (!header) print_point_header(true), header = true;
-    print_point_row(p.point, p.distance, a.json);
+    print_point_row(p.point, p.distance, a.json, p.converged);
   };
   if (!a.xyz.empty()) {
     emit({a.xyz[0], a.xyz[1], a.xyz[2]});

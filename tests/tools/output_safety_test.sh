@@ -143,17 +143,19 @@ if [ "$left" = ".big.sdb.1.AbCdEf .big.sdb.XyZ123 " ]; then ok; else bad "after 
 rm -f "$dir"/.big.sdb.*
 set +m
 
-# Sizes are checked before writing, with the figure in the message.
+# Sizes are checked before writing, with the figure in the message. Each command runs under a
+# file size limit of 100 MiB, so a regression fails here instead of filling the disk.
+limited() { (ulimit -f 102400 && "$@"); }
 expect_fail "default --max-size" "the table would take 1520353131264 bytes (1.38 TiB), more than --max-size 64G" \
-  "$surfdb" convert --analytic octant --grid 100000x100000 -o "$dir/huge.sdb"
+  limited "$surfdb" convert --analytic octant --grid 100000x100000 -o "$dir/huge.sdb"
 expect_fail "--max-size 500M" "(1.29 GiB), more than --max-size 500M (500 MiB)" \
-  "$surfdb" convert --analytic octant --grid 3000x3000 --max-size 500M -o "$dir/huge.sdb"
+  limited "$surfdb" convert --analytic octant --grid 3000x3000 --max-size 500M -o "$dir/huge.sdb"
 expect_fail "free space" "free on its file system (No space left on device)" \
-  "$surfdb" convert --analytic octant --grid 1000000x1000000 --max-size 1000T -o "$dir/huge.sdb"
+  limited "$surfdb" convert --analytic octant --grid 1000000x1000000 --max-size 1000T -o "$dir/huge.sdb"
 expect_fail "--all-faces free space" "tables would take" \
-  "$surfdb" convert "$dir/v.stp" --all-faces --grid 1000000x1000000 --max-size 1000T -o "$dir/huge_faces"
+  limited "$surfdb" convert "$dir/v.stp" --all-faces --grid 1000000x1000000 --max-size 1000T -o "$dir/huge_faces"
 expect_fail "bad --max-size" "--max-size '12 parsecs' is not a size" \
-  "$surfdb" convert --analytic octant --grid 30x30 --max-size "12 parsecs" -o "$dir/huge.sdb"
+  limited "$surfdb" convert --analytic octant --grid 30x30 --max-size "12 parsecs" -o "$dir/huge.sdb"
 if [ -z "$(cd "$dir" && ls -A | grep huge)" ]; then ok; else bad "refused sizes left files: $(ls -A "$dir" | grep huge)"; fi
 "$surfdb" convert --analytic octant --grid 60x50 --record 7x9 --max-size 536256 -o "$dir/fits.sdb" 2>"$dir/err" \
   || bad "a table of exactly --max-size: $(cat "$dir/err")"

@@ -5,24 +5,11 @@ set -u
 surfdb=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# shellcheck source=test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 
 # expect_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: non-zero exit, one line on stderr naming it.
-expect_fail() {
-  local what=$1 message=$2
-  shift 2
-  "$@" >"$dir/out" 2>"$dir/err"
-  local rc=$?
-  last_rc=$rc
-  if [ $rc -eq 0 ]; then bad "$what: exit 0"; return; fi
-  if ! grep -qF -- "$message" "$dir/err"; then bad "$what: stderr lacks '$message': $(cat "$dir/err")"; return; fi
-  if [ "$(wc -l <"$dir/err")" -ne 1 ]; then bad "$what: more than one line on stderr"; return; fi
-  ok
-}
+expect_fail() { check_failure "$1" "$2" any "${@:3}"; }
 
 # expect_usage DESCRIPTION MESSAGE-SUBSTRING COMMAND...: as expect_fail, with exit status 2 (a
 # usage error) and nothing on standard output.
@@ -306,5 +293,4 @@ assert len(bar) == 1 and "wrote" not in bar[0] and "100.0%" in bar[0].split("\r"
 assert any("wrote" in l for l in lines), [l[-200:] for l in lines]
 PY
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

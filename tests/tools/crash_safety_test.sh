@@ -8,10 +8,8 @@ set -u
 surfdb=$1
 dir=$(mktemp -d)
 trap 'umount "$dir/small" 2>/dev/null; rm -rf "$dir"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# shellcheck source=test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 
 # Killed at random moments: the destination is the old file or nothing.
 "$surfdb" convert --analytic sphere --radius 20 --grid 600x600 --record 20x20 -o "$dir/old.sdb" 2>/dev/null
@@ -67,5 +65,4 @@ else
   echo "full-disk check skipped: cannot mount a tmpfs (not root)"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -9,21 +9,11 @@ set -u
 surfdb=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# shellcheck source=test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
 
-# expect_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: exit 1 and the message on stderr.
-expect_fail() {
-  local what=$1 message=$2
-  shift 2
-  "$@" >"$dir/out" 2>"$dir/err"
-  local rc=$?
-  if [ $rc -ne 1 ]; then bad "$what: exit $rc, $(cat "$dir/err")"; return; fi
-  if ! grep -qF -- "$message" "$dir/err"; then bad "$what: stderr lacks '$message': $(cat "$dir/err")"; return; fi
-  ok
-}
+# expect_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: exit 1 and the message, alone on stderr.
+expect_fail() { check_failure "$1" "$2" 1 "${@:3}"; }
 temporaries() { find "$dir" -maxdepth 2 -name '.*.??????' | sort; }
 
 samples=$(cd "$(dirname "$0")/../../samples/slider_crank_cup_ball" && pwd)
@@ -161,5 +151,4 @@ if [ -z "$(cd "$dir" && ls -A | grep huge)" ]; then ok; else bad "refused sizes 
   || bad "a table of exactly --max-size: $(cat "$dir/err")"
 if grep -qF "wrote $dir/fits.sdb (524 KiB)" "$dir/err"; then ok; else bad "size in the info line: $(cat "$dir/err")"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

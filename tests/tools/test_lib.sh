@@ -1,0 +1,30 @@
+# Shared by the command-line test scripts (source it after setting $dir, a scratch directory):
+# pass/fail counters, the check that a command fails with its message on standard error, and the
+# closing line CTest reads.
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# check_failure DESCRIPTION MESSAGE-SUBSTRING EXIT COMMAND...: COMMAND exits with EXIT (or, for
+# EXIT "any", with any non-zero status; kept in $last_rc) and MESSAGE is on standard error, which
+# holds that one line only.
+check_failure() {
+  local what=$1 message=$2 want=$3
+  shift 3
+  "$@" >"$dir/out" 2>"$dir/err"
+  last_rc=$?
+  if [ $last_rc -eq 0 ] || { [ "$want" != any ] && [ $last_rc -ne "$want" ]; }; then
+    bad "$what: exit $last_rc, $(cat "$dir/err")"
+    return
+  fi
+  if ! grep -qF -- "$message" "$dir/err"; then bad "$what: stderr lacks '$message': $(cat "$dir/err")"; return; fi
+  if [ "$(wc -l <"$dir/err")" -ne 1 ]; then bad "$what: more than one line on stderr"; return; fi
+  ok
+}
+
+# The closing line, and the exit status: 0 when nothing failed.
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}

@@ -43,4 +43,17 @@ std::uint64_t first_damaged_record(std::span<const std::uint8_t> file, const Hea
   return 0;
 }
 
+std::uint64_t first_nonzero_unused_byte(std::span<const std::uint8_t> file, const Header& h) {
+  const RecordLayout& l = h.layout;
+  const auto first_nonzero = [&](std::uint64_t begin, std::uint64_t end) -> std::uint64_t {
+    for (std::uint64_t k = begin; k < end && k < file.size(); ++k)
+      if (file[k]) return k;
+    return 0;
+  };
+  const std::uint64_t header_end = l.header_records * l.record_bytes;
+  const std::uint64_t table = (l.header_records + l.data_records) * l.record_bytes;
+  if (const std::uint64_t k = first_nonzero(kHeaderBytes, header_end)) return k;
+  return first_nonzero(table + 8 * l.data_records, table + l.checksum_records * l.record_bytes);
+}
+
 }  // namespace surfdb

@@ -20,6 +20,11 @@ bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uin
 /// (point_flags::well_formed). Does not look at the checksum: record_intact does.
 bool record_values_usable(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number);
 
+/// Offset of the first non-zero byte among the bytes the format leaves unused (the header records
+/// past byte 1024, the checksum records past N * 8 bytes), or 0 when all are zero. No hash covers
+/// them and readers ignore them; `verify` refuses a file where they are not zero.
+std::uint64_t first_nonzero_unused_byte(std::span<const std::uint8_t> file, const Header& h);
+
 /// Number of the first damaged data record, or 0 when every record is intact.
 /// Calls check_checksum_table first.
 std::uint64_t first_damaged_record(std::span<const std::uint8_t> file, const Header& h);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -122,6 +123,26 @@ void check_bounds(const ParamBounds& b) {
   throw DegenerateGeometry(msg.str());
 }
 
+// float32 rounds a stored parameter to 2^-24 of its magnitude; far from zero (knots near 1.4e6,
+// say) that exceeds the grid step and distinct grid lines would be stored as one value. Refused
+// when the rounding exceeds this fraction of the step.
+constexpr double kFloat32StepFraction = 0.01;
+
+void check_float32_parameters(const Header& h) {
+  const auto check = [&](char name, double lo, double hi, double step) {
+    const double rounding = std::ldexp(std::max(std::abs(lo), std::abs(hi)), -24);
+    if (rounding <= kFloat32StepFraction * step) return;
+    std::ostringstream msg;
+    msg.precision(6);
+    msg << "float32 cannot store " << name << " (up to " << std::max(std::abs(lo), std::abs(hi))
+        << ") finely enough for the grid step d" << name << " = " << step << " (rounding " << rounding
+        << "): convert without --float32";
+    throw std::invalid_argument(msg.str());
+  };
+  check('u', h.u0, h.u1, h.du);
+  check('v', h.v0, h.v1, h.dv);
+}
+
 }  // namespace
 
 ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
@@ -134,6 +155,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
                          kColumnsV1.size(), scalar_bytes(options.scalar));
   ConvertReport report;
   Header& h = report.header = make_header(source, options, layout);
+  if (h.scalar == ScalarType::f32) check_float32_parameters(h);
   const bool reversed = h.source.orientation == FaceOrientation::reversed;
   const double normal_sign = (reversed != options.flip_normals) ? -1.0 : 1.0;
 

@@ -156,3 +156,21 @@ TEST_CASE("a face with an empty parameter range is refused before anything is wr
                        DegenerateGeometry);
   CHECK_FALSE(std::filesystem::exists(dir / "flat.sdb"));
 }
+
+TEST_CASE("float32 is refused where it would merge grid lines of parameters far from zero") {
+  // Knots near 1.4e6 stored in float32 rounded 101 grid lines to 53 distinct values, all marked
+  // valid. Catches a converter that stores such parameters in float32 anyway.
+  TempDir dir;
+  AnalyticSpec plane;
+  plane.kind = AnalyticKind::plane;
+  plane.u_range = std::pair{1.4e6, 1.4e6 + 10};
+  ConvertOptions o;
+  o.grid = {101, 11};
+  o.record = {10, 11};
+  o.scalar = ScalarType::f32;
+  CHECK_THROWS_WITH_AS(convert_surface(*make_analytic_surface(plane), o, dir / "far.sdb"),
+                       doctest::Contains("float32 cannot store u"), std::invalid_argument);
+  CHECK_FALSE(std::filesystem::exists(dir / "far.sdb"));
+  plane.u_range = std::pair{0.0, 10.0};  // near zero float32 is fine
+  CHECK_NOTHROW(convert_surface(*make_analytic_surface(plane), o, dir / "near.sdb"));
+}

@@ -169,9 +169,8 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
         if (table) inputs.push_back(table->path());
   for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
 
-  std::vector<ContactPair> pairs;
-  for (ContactSpec& c : s.contacts) pairs.emplace_back(std::move(c));
-  Simulation sim(std::move(s.model), std::move(pairs));
+  const std::unique_ptr<Simulation> simulation = make_simulation(s);
+  Simulation& sim = *simulation;
   std::vector<double> y = s.initial_state;
   TimeSeries series(dir / "time_series.csv", sim, s.run.end_time);
   const RunStatistics stats = sim.run(y, s.run, series);

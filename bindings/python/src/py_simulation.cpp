@@ -39,9 +39,8 @@ py::dict simulate(const std::string& path, std::optional<double> end_time, const
     if (!(*end_time > 0) || !std::isfinite(*end_time)) throw std::invalid_argument("end_time must be positive");
     s.run.end_time = *end_time;
   }
-  std::vector<ContactPair> pairs;
-  for (ContactSpec& c : s.contacts) pairs.emplace_back(std::move(c));
-  Simulation sim(std::move(s.model), std::move(pairs));
+  const std::unique_ptr<Simulation> simulation = make_simulation(s);
+  Simulation& sim = *simulation;
   std::vector<double> y = std::move(s.initial_state);
   PythonObserver observer(output);
   const RunStatistics run = sim.run(y, s.run, observer);

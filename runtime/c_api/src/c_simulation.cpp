@@ -42,9 +42,7 @@ surfdb_status surfdb_simulation_open(const char* scenario, surfdb_simulation** o
   try {
     surfdb::Scenario s = surfdb::load_scenario(scenario);
     auto handle = std::make_unique<surfdb_simulation>();
-    std::vector<surfdb::ContactPair> pairs;
-    for (surfdb::ContactSpec& c : s.contacts) pairs.emplace_back(std::move(c));
-    handle->sim = std::make_unique<surfdb::Simulation>(std::move(s.model), std::move(pairs));
+    handle->sim = surfdb::make_simulation(s);
     handle->y = std::move(s.initial_state);
     handle->settings = s.run;
     *out = handle.release();

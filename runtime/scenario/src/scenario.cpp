@@ -368,4 +368,11 @@ class ScenarioReader {
 
 Scenario load_scenario(const std::filesystem::path& path) { return ScenarioReader(path).read(); }
 
+std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {
+  std::vector<ContactPair> pairs;
+  for (ContactSpec& c : scenario.contacts) pairs.emplace_back(std::move(c));
+  scenario.contacts.clear();
+  return std::make_unique<Simulation>(std::move(scenario.model), std::move(pairs));
+}
+
 }  // namespace surfdb

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 #include "surfdb/multibody/contact_pair.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
+#include "surfdb/multibody/simulation.hpp"
 #include "surfdb/multibody/simulation_run.hpp"
 
 namespace surfdb {
@@ -28,5 +30,9 @@ struct Scenario {
 /// Reads and checks a scenario; .sdb paths are relative to the scenario's folder.
 /// Throws ScenarioError.
 Scenario load_scenario(const std::filesystem::path& path);
+
+/// The scenario's simulation: its model and contacts moved in (the scenario keeps its initial
+/// state and run settings), each contact's pair set up (free-form windows, node trees).
+std::unique_ptr<Simulation> make_simulation(Scenario& scenario);
 
 }  // namespace surfdb

@@ -89,7 +89,7 @@ TEST_CASE("the node tree starts a projection within a fraction of a cell of the 
     const double u = param(rng), v = param(rng);
     const Vector3d x = octant_point(u, v) * (1 + offset(rng) / R);
     const NodeIndex n = tree->nearest(x);
-    const Eigen::Vector2d start = tree->start(x);
+    const Eigen::Vector2d start = tree->start(x).uv;
     const auto cells = [&](double su, double sv) { return std::max(std::abs(su - u) / h.du, std::abs(sv - v) / h.dv); };
     worst_node = std::max(worst_node, cells(h.u_at(n.i), h.v_at(n.j)));
     worst_start = std::max(worst_start, cells(start.x(), start.y()));

@@ -120,7 +120,7 @@ std::size_t NodeTree::nearest_index(const Eigen::Vector3d& x) const {
 
 NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const { return node(nearest_index(x)); }
 
-Eigen::Vector2d NodeTree::start(const Eigen::Vector3d& x) const {
+NodeTree::Start NodeTree::start(const Eigen::Vector3d& x) const {
   const std::size_t k = nearest_index(x);
   const NodeIndex n = node(k);
   const Header& h = impl_->header;
@@ -130,10 +130,12 @@ Eigen::Vector2d NodeTree::start(const Eigen::Vector3d& x) const {
   const Eigen::Vector3d r = x - point(k);
   const double guu = p_u.dot(p_u), guv = p_u.dot(p_v), gvv = p_v.dot(p_v), det = guu * gvv - guv * guv;
   const Eigen::Vector2d step = Eigen::Vector2d(gvv * p_u.dot(r) - guv * p_v.dot(r), guu * p_v.dot(r) - guv * p_u.dot(r)) / det;
-  if (!step.allFinite()) return at;  // a degenerate node (pole): start on it
+  if (!step.allFinite()) return {at, n, point(k)};  // a degenerate node (pole): start on it
   const double reach = static_cast<double>(impl_->stride);  // no farther than the next tree node
-  return {at.x() + std::clamp(step.x(), -reach * h.du, reach * h.du),
-          at.y() + std::clamp(step.y(), -reach * h.dv, reach * h.dv)};
+  return {{at.x() + std::clamp(step.x(), -reach * h.du, reach * h.du),
+           at.y() + std::clamp(step.y(), -reach * h.dv, reach * h.dv)},
+          n,
+          point(k)};
 }
 
 }  // namespace surfdb

@@ -68,20 +68,17 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
 }
 
 Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x) {
-  const Eigen::Vector2d start = tree.start(x);
-  Projection p = project_local(binding, x, start.x(), start.y());
+  const NodeTree::Start start = tree.start(x);
+  Projection p = project_local(binding, x, start.uv.x(), start.uv.y());
   // The interpolated surface passes through the tree's nearest node, so the nearest point is no
   // farther than it, give or take the interpolation's own error (its normals are not exactly
   // those of its points): a cell's length is far more than that. A farther answer (Newton drawn
   // across a crease to another sheet) is retried from the node itself, and reported unconverged
   // when that is no better.
   const Header& h = binding.database().header();
-  const NodeIndex n = tree.nearest(x);
-  const double u = h.u_at(n.i), v = h.v_at(n.j);
-  const SurfacePoint node = binding.query(u, v, WindowPolicy::hold);
-  const double bound = (x - node.p).norm() + cell_length(node, h);
+  const double bound = (x - start.point).norm() + cell_length(p.point, h);
   if (std::abs(p.distance) <= bound) return p;
-  Projection retry = project_local(binding, x, u, v);
+  Projection retry = project_local(binding, x, h.u_at(start.node.i), h.v_at(start.node.j));
   if (std::abs(retry.distance) <= bound) return retry;
   p.converged = false;
   return p;

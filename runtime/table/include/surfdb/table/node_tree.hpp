@@ -26,7 +26,12 @@ class NodeTree {
   /// (differences to the next grid nodes, kept when the tree was built), at most the tree's node
   /// spacing along each axis. The solve then starts about a cell from the answer, not up to half
   /// a node spacing away, and reads the table near the answer only.
-  Eigen::Vector2d start(const Eigen::Vector3d& x) const;
+  struct Start {
+    Eigen::Vector2d uv;     // where Newton starts
+    NodeIndex node;         // the nearest node of the tree
+    Eigen::Vector3d point;  // its point (file unit): the nearest point is no farther from x than it
+  };
+  Start start(const Eigen::Vector3d& x) const;
 
   /// The nodes of the tree, for coarse searches: point (file unit) and grid index of node k.
   std::size_t size() const;

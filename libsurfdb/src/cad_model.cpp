@@ -1,6 +1,7 @@
 #include "surfdb/libsurfdb/cad_model.hpp"
 
 #include <BRepAdaptor_Surface.hxx>
+#include <BRepBndLib.hxx>
 #include <BRepBuilderAPI_MakeFace.hxx>
 #include <BRepGProp.hxx>
 #include <BRepTools.hxx>
@@ -13,7 +14,10 @@
 #include <STEPControl_Reader.hxx>
 #include <Standard_Failure.hxx>
 #include <TopExp.hxx>
+#include <Bnd_Box.hxx>
+#include <TopTools_IndexedDataMapOfShapeListOfShape.hxx>
 #include <TopTools_IndexedMapOfShape.hxx>
+#include <TopTools_ListOfShape.hxx>
 #include <TopoDS.hxx>
 
 #include <algorithm>
@@ -30,6 +34,7 @@ struct CadModel::Impl {
   std::string kind;  // "step", "iges", "brep" or "nurbs"
   LengthUnit unit = LengthUnit::millimetre;
   TopTools_IndexedMapOfShape faces;
+  std::vector<std::vector<std::uint32_t>> adjacent;  // per face (0-based), ascending face numbers
 };
 
 namespace {
@@ -83,6 +88,36 @@ TopoDS_Shape read_brep(const std::filesystem::path& path) {
   return shape;
 }
 
+// Faces that share an edge, from the B-rep topology: each edge's ancestor faces are neighbours of
+// one another (a seam edge's only face is not its own neighbour).
+std::vector<std::vector<std::uint32_t>> adjacency(const TopoDS_Shape& shape, const TopTools_IndexedMapOfShape& faces) {
+  TopTools_IndexedDataMapOfShapeListOfShape edge_faces;
+  TopExp::MapShapesAndAncestors(shape, TopAbs_EDGE, TopAbs_FACE, edge_faces);
+  std::vector<std::vector<std::uint32_t>> adjacent(static_cast<std::size_t>(faces.Extent()));
+  for (int e = 1; e <= edge_faces.Extent(); ++e) {
+    std::vector<std::uint32_t> around;
+    for (const TopoDS_Shape& face : edge_faces(e))
+      if (const int index = faces.FindIndex(face); index > 0) around.push_back(static_cast<std::uint32_t>(index));
+    for (const std::uint32_t a : around)
+      for (const std::uint32_t b : around)
+        if (a != b) adjacent[a - 1].push_back(b);
+  }
+  for (auto& list : adjacent) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return adjacent;
+}
+
+Box3 bounding_box(const TopoDS_Face& face) {
+  Bnd_Box box;
+  BRepBndLib::AddOptimal(face, box, /*useTriangulation=*/false, /*useShapeTolerance=*/false);
+  Box3 b;
+  if (box.IsVoid()) return b;
+  box.Get(b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]);
+  return b;
+}
+
 }  // namespace
 
 CadModel CadModel::load(const std::filesystem::path& path) {
@@ -117,12 +152,16 @@ CadModel CadModel::load(const std::filesystem::path& path) {
   if (shape.IsNull()) throw CadError(path.string() + ": the file holds no shape");
   TopExp::MapShapes(shape, TopAbs_FACE, impl->faces);
   if (impl->faces.Extent() == 0) throw CadError(path.string() + ": the shape has no faces");
+  impl->adjacent = adjacency(shape, impl->faces);
   CadModel model;
   model.impl_ = std::move(impl);
   return model;
 }
 
 std::uint32_t CadModel::face_count() const { return static_cast<std::uint32_t>(impl_->faces.Extent()); }
+std::string CadModel::file_name() const { return impl_->path.filename().string(); }
+std::string CadModel::kind() const { return impl_->kind; }
+LengthUnit CadModel::unit() const { return impl_->unit; }
 
 FaceInfo CadModel::face_info(std::uint32_t index) const {
   if (index < 1 || index > face_count())
@@ -139,6 +178,16 @@ FaceInfo CadModel::face_info(std::uint32_t index) const {
   GProp_GProps props;
   BRepGProp::SurfaceProperties(face, props);
   info.area = props.Mass();
+  try {
+    info.bounding_box = bounding_box(face);
+  } catch (const Standard_Failure&) {  // AddOptimal's exact extrema can fail on odd faces
+    Bnd_Box box;
+    BRepBndLib::Add(face, box, false);
+    if (!box.IsVoid())
+      box.Get(info.bounding_box.min[0], info.bounding_box.min[1], info.bounding_box.min[2],
+              info.bounding_box.max[0], info.bounding_box.max[1], info.bounding_box.max[2]);
+  }
+  info.adjacent = impl_->adjacent[index - 1];
   return info;
 }
 

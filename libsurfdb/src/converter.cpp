@@ -1,6 +1,7 @@
 #include "surfdb/libsurfdb/converter.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -112,14 +113,20 @@ Header make_header(const SurfaceSource& source, const ConvertOptions& options, c
 }
 
 // A face whose parameter range is empty in u or v (a zero-area face of a damaged file) has no
-// grid: its table would be refused by every reader, so it is refused here, before anything is written.
+// grid: its table would be refused by every reader, so it is refused here, before anything is
+// written. So is a face without boundary, whose range OpenCASCADE gives as +-1e100 ("infinite").
+constexpr double kUnboundedParameter = 1e50;
+
 void check_bounds(const ParamBounds& b) {
-  const bool finite = std::isfinite(b.u0) && std::isfinite(b.u1) && std::isfinite(b.v0) && std::isfinite(b.v1);
-  if (finite && b.u1 > b.u0 && b.v1 > b.v0) return;
+  const double bounds[] = {b.u0, b.u1, b.v0, b.v1};
+  const bool bounded = std::all_of(std::begin(bounds), std::end(bounds),
+                                   [](double x) { return std::abs(x) < kUnboundedParameter; });  // false for NaN
+  if (bounded && b.u1 > b.u0 && b.v1 > b.v0) return;
   std::ostringstream msg;
   msg.precision(17);
-  msg << "the face has an empty parameter range (u " << b.u0 << " .. " << b.u1 << ", v " << b.v0 << " .. " << b.v1
-      << "): a face of zero area cannot be sampled";
+  msg << "the face has " << (bounded ? "an empty" : "an unbounded") << " parameter range (u " << b.u0 << " .. "
+      << b.u1 << ", v " << b.v0 << " .. " << b.v1 << "): "
+      << (bounded ? "a face of zero area cannot be sampled" : "a face without boundary cannot be sampled");
   throw DegenerateGeometry(msg.str());
 }
 

@@ -65,7 +65,7 @@ expect_fail "convert onto a link to its input" "is the input" \
   "$surfdb" convert "$dir/v.stp" --face 4 --grid 20x20 --record 5x5 -o "$dir/v_link.sdb"
 mkdir "$dir/faces" && ln "$dir/v.stp" "$dir/faces/face_0004.sdb"
 expect_fail "convert --all-faces onto its input" "is the input" \
-  "$surfdb" convert "$dir/v.stp" --all-faces --grid 20x20 --record 5x5 -o "$dir/faces"
+  "$surfdb" convert "$dir/v.stp" --all-faces --grid 20x20 --record 5x5 -o "$dir/faces" --force
 if cmp -s "$dir/v.stp" "$dir/v_copy.stp"; then ok; else bad "convert --all-faces destroyed its input"; fi
 cp "$dir/o.sdb" "$dir/o_copy.sdb"
 expect_fail "export onto its input" "is the input" "$surfdb" export "$dir/o.sdb" -o "$dir/o.sdb"
@@ -116,6 +116,7 @@ interrupt TERM "convert" "$surfdb" "${big[@]}" -o "$dir/big.sdb"
 interrupt HUP "convert" "$surfdb" "${big[@]}" -o "$dir/big.sdb"
 "$surfdb" convert --analytic torus --grid 1000x1000 --record 20x20 -o "$dir/export_me.sdb" 2>/dev/null
 interrupt TERM "export" "$surfdb" export "$dir/export_me.sdb" -o "$dir/export_me.csv"
+interrupt INT "convert --all-faces" "$surfdb" convert "$dir/v.stp" --all-faces --grid 2000x2000 --float32 -o "$dir/set.sdbs"
 interrupt INT "simulate" "$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim_interrupted" --end-time 100
 # SIGKILL cannot be caught: the next run writing the same output removes what it left, and
 # keeps a temporary whose process still runs (PID 1) or whose name carries no PID.
@@ -144,7 +145,7 @@ expect_fail "free space" "free on its file system (No space left on device)" \
   limited "$surfdb" convert --analytic octant --grid 1000000x1000000 --max-size 1000T -o "$dir/huge.sdb"
 expect_fail "--all-faces free space" "tables would take" \
   limited "$surfdb" convert "$dir/v.stp" --all-faces --grid 1000000x1000000 --max-size 1000T -o "$dir/huge_faces"
-expect_fail "bad --max-size" "--max-size '12 parsecs' is not a size" \
+check_failure "bad --max-size" "usage error: --max-size: '12 parsecs' is not a size" 2 \
   limited "$surfdb" convert --analytic octant --grid 30x30 --max-size "12 parsecs" -o "$dir/huge.sdb"
 if [ -z "$(cd "$dir" && ls -A | grep huge)" ]; then ok; else bad "refused sizes left files: $(ls -A "$dir" | grep huge)"; fi
 "$surfdb" convert --analytic octant --grid 60x50 --record 7x9 --max-size 536256 -o "$dir/fits.sdb" 2>"$dir/err" \

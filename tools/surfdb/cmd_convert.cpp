@@ -5,8 +5,8 @@
 #include <regex>
 #include <stdexcept>
 
-#include "atomic_file.hpp"
 #include "commands.hpp"
+#include "convert_set.hpp"
 #include "log.hpp"
 #include "number_format.hpp"
 #include "output_checks.hpp"
@@ -15,14 +15,18 @@
 #include "surfdb/libsurfdb/analytic_surfaces.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
 #include "surfdb/libsurfdb/converter.hpp"
+#include "surfdb/libsurfdb/grid_spacing.hpp"
 
 namespace surfdb::cli {
 namespace {
 
 struct ConvertArgs {
-  std::string input, output, grid = "999x999", record = "27x27", analytic;
+  std::string input, output, grid = "999x999", record = "27x27", analytic, faces;
   std::uint32_t face = 1;
   bool float32 = false, flip_normals = false, list_faces = false, all_faces = false;
+  bool skip_bad_faces = false, force = false;
+  double spacing = 0;
+  std::uint64_t max_grid = 999;
   unsigned threads = 0;
   std::string max_size = "64G";
   AnalyticSpec spec;
@@ -49,12 +53,15 @@ std::pair<std::uint64_t, std::uint64_t> parse_pair(const std::string& text, cons
   return {number(m[1]), number(m[2])};
 }
 
-ConvertOptions options_from(const ConvertArgs& a) {
+// A record larger than the grid is an error when --record asks for it; the default record
+// shrinks to a smaller grid.
+ConvertOptions options_from(const ConvertArgs& a, const CLI::App& cmd) {
   ConvertOptions o;
   const auto [nu, nv] = parse_pair(a.grid, "--grid");
   if (nu < 2 || nv < 2)
     throw UsageError("--grid " + a.grid + ": at least 2x2 points are needed");
-  const auto [pu, pv] = parse_pair(a.record, "--record");
+  auto [pu, pv] = parse_pair(a.record, "--record");
+  if (cmd.count("--record") == 0) pu = std::min(pu, nu), pv = std::min(pv, nv);
   if (pu < 1 || pv < 1) throw UsageError("--record " + a.record + ": at least 1x1 points");
   if (pu > nu || pv > nv)
     throw UsageError("--record " + a.record + " is larger than the grid " + a.grid);
@@ -111,41 +118,23 @@ void list_faces(const CadModel& model) {
   }
 }
 
-void convert_all_faces(const CadModel& model, const ConvertOptions& options,
-                       const std::filesystem::path& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (!std::filesystem::is_directory(dir))
-    throw std::runtime_error("cannot create output directory " + dir.string() + ": " +
-                             (ec ? ec.message() : "a file of that name exists"));
-  std::string index = "face,file,surface_type,orientation\n";
-  for (std::uint32_t f = 1; f <= model.face_count(); ++f) {
-    char name[32];
-    std::snprintf(name, sizeof(name), "face_%04u.sdb", f);
-    const auto source = model.face(f);
-    try {
-      convert_one(*source, options, dir / name);
-    } catch (const std::exception& e) {
-      throw std::runtime_error("face " + std::to_string(f) + ": " + e.what());
-    }
-    const SourceInfo s = source->info();
-    index += std::to_string(f) + "," + name + "," + s.surface_type + "," +
-             (s.orientation == FaceOrientation::reversed ? "reversed" : "forward") + "\n";
-  }
-  // The index is written last, so it only lists complete files.
-  AtomicFile out(dir / "index.csv");
-  std::fputs(index.c_str(), out.get());
-  out.commit();
-  spdlog::info("wrote {} and {}", count_of(model.face_count(), "face"), (dir / "index.csv").string());
-}
-
 // Options that would be silently ignored are refused: each applies to some inputs only.
 void check_combinations(const ConvertArgs& a, const CLI::App& cmd) {
   const auto given = [&](const char* name) { return cmd.count(name) > 0; };
   if (a.list_faces) {
-    for (const char* name : {"--output", "--face", "--grid", "--record", "--float32", "--flip-normals", "--threads"})
+    for (const char* name : {"--output", "--face", "--faces", "--all-faces", "--grid", "--spacing", "--max-grid",
+                             "--record", "--float32", "--flip-normals", "--threads", "--max-size",
+                             "--skip-bad-faces", "--force"})
       if (given(name)) throw UsageError(std::string("--list-faces only lists the faces; ") + name + " does not apply");
   }
+  if (a.all_faces && given("--faces")) throw UsageError("give --all-faces or --faces LIST, not both");
+  if (given("--face") && (a.all_faces || given("--faces")))
+    throw UsageError("--face converts one face into a table; --all-faces and --faces write a set");
+  if (given("--spacing") && given("--grid")) throw UsageError("give --grid or --spacing, not both");
+  if (given("--max-grid") && !given("--spacing")) throw UsageError("--max-grid bounds the grids --spacing chooses");
+  for (const char* name : {"--skip-bad-faces", "--force"})
+    if (given(name) && !a.all_faces && !given("--faces"))
+      throw UsageError(std::string(name) + " applies to a surface set (--all-faces or --faces)");
   const char* analytic_only[] = {"--radius", "--minor-radius", "--length", "--u-range", "--v-range"};
   if (a.analytic.empty()) {
     for (const char* name : analytic_only)
@@ -154,7 +143,8 @@ void check_combinations(const ConvertArgs& a, const CLI::App& cmd) {
   }
   if (a.list_faces) throw UsageError("--list-faces applies to an INPUT file, not to --analytic");
   if (given("--face")) throw UsageError("--face applies to an INPUT file, not to --analytic");
-  if (a.all_faces) throw UsageError("--all-faces applies to an INPUT file, not to --analytic");
+  for (const char* name : {"--all-faces", "--faces"})
+    if (given(name)) throw UsageError(std::string(name) + " applies to an INPUT file, not to --analytic");
   const AnalyticKind kind = parse_analytic_kind(a.analytic);
   if (given("--radius") && kind == AnalyticKind::plane) throw UsageError("--radius does not apply to the plane");
   if (given("--minor-radius") && kind != AnalyticKind::torus) throw UsageError("--minor-radius applies to the torus only");
@@ -179,7 +169,12 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
     if (!a.u_range.empty()) spec.u_range = std::pair{a.u_range[0], a.u_range[1]};
     if (!a.v_range.empty()) spec.v_range = std::pair{a.v_range[0], a.v_range[1]};
     const auto source = make_analytic_surface(spec);
-    const ConvertOptions options = options_from(a);
+    ConvertOptions options = options_from(a, cmd);
+    if (a.spacing > 0) {
+      options.grid = grid_for_spacing(*source, a.spacing, a.max_grid);
+      options.record = {static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.u, options.grid.u)),
+                        static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.v, options.grid.v))};
+    }
     check_table_size(options, a.output, a.max_size, 1);
     convert_one(*source, options, a.output);
     return;
@@ -190,23 +185,29 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
     return;
   }
   if (a.output.empty()) throw UsageError("-o OUT is required");
-  const ConvertOptions options = options_from(a);  // checked before the CAD file is read
-  refuse_input_as_output(a.output, {a.input});
-  if (!a.all_faces) check_table_size(options, a.output, a.max_size, 1);
-  const CadModel model = CadModel::load(a.input);
-  if (a.all_faces) {
-    const std::filesystem::path dir = a.output;
-    for (std::uint32_t f = 1; f <= model.face_count(); ++f) {
-      char name[32];
-      std::snprintf(name, sizeof(name), "face_%04u.sdb", f);  // as convert_all_faces names them
-      refuse_input_as_output(dir / name, {a.input});
-    }
-    refuse_input_as_output(dir / "index.csv", {a.input});
-    check_table_size(options, dir / "face_0001.sdb", a.max_size, model.face_count());
-    convert_all_faces(model, options, a.output);
+  ConvertOptions options = options_from(a, cmd);  // checked before the CAD file is read
+  if (a.all_faces || cmd.count("--faces") > 0) {
+    SurfaceSetOptions set;
+    set.table = options;
+    if (!a.all_faces) set.faces = parse_face_list(a.faces);
+    if (a.spacing > 0) set.spacing = a.spacing;
+    set.max_grid = a.max_grid;
+    set.skip_bad_faces = a.skip_bad_faces;
+    set.replace_existing = a.force;
+    check_set_destination(a.output, a.force);  // before the CAD file is read
+    convert_set(CadModel::load(a.input), set, a.input, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
     return;
   }
+  refuse_input_as_output(a.output, {a.input});
+  if (a.spacing == 0) check_table_size(options, a.output, a.max_size, 1);
+  const CadModel model = CadModel::load(a.input);
   const auto source = model.face(a.face);
+  if (a.spacing > 0) {
+    options.grid = grid_for_spacing(*source, a.spacing, a.max_grid);
+    options.record = {static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.u, options.grid.u)),
+                      static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.v, options.grid.v))};
+    check_table_size(options, a.output, a.max_size, 1);
+  }
   convert_one(*source, options, a.output);
 }
 
@@ -216,16 +217,34 @@ void add_convert_command(CLI::App& app) {
   auto args = std::make_shared<ConvertArgs>();
   CLI::App* cmd = app.add_subcommand("convert", "Sample a CAD face, NURBS surface or analytic surface into a surface database");
   cmd->add_option("INPUT", args->input, "STEP, IGES, BREP or .nurbs file");
-  cmd->add_option("-o,--output", args->output, "Output .sdb file (a directory with --all-faces)");
+  cmd->add_option("-o,--output", args->output, "Output .sdb file, or the surface set NAME.sdbs with --all-faces/--faces");
   cmd->add_option("--face", args->face, "Face number, 1-based, as --list-faces shows")->check(at_least(1));
+  cmd->add_option("--faces", args->faces, "Convert these faces into a surface set, e.g. 2,5,7 or 3-6");
   cmd->add_option("--grid", args->grid, "Grid points NUxNV, end points included")->capture_default_str();
+  cmd->add_option("--spacing", args->spacing, "Choose each face's grid for this node spacing (length unit of INPUT)")
+      ->check(positive_number());
+  cmd->add_option("--max-grid", args->max_grid, "Most points along u or v that --spacing may choose")
+      ->capture_default_str()->check(at_least(2));
   cmd->add_option("--record", args->record, "Points per record PUxPV")->capture_default_str();
   cmd->add_flag("--float32", args->float32, "Store 32-bit floats instead of 64-bit");
   cmd->add_flag("--flip-normals", args->flip_normals, "Store the opposite normals");
   cmd->add_flag("--list-faces", args->list_faces, "List the faces of INPUT as CSV and stop");
-  cmd->add_flag("--all-faces", args->all_faces, "Convert every face into the directory given by -o");
+  cmd->add_flag("--all-faces", args->all_faces, "Convert every face into the surface set given by -o");
+  cmd->add_flag("--skip-bad-faces", args->skip_bad_faces, "Leave faces that cannot be sampled out of the set, with a warning");
+  cmd->add_flag("--force", args->force, "Replace an existing surface set at -o");
   cmd->add_option("--max-size", args->max_size, "Refuse a table larger than this, e.g. 500M, 2G (K, M, G, T: powers of 1024)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              (void)parse_size(text, "--max-size");
+              return {};
+            } catch (const std::exception& e) {
+              const std::string message = e.what();  // CLI11 names the option already
+              return message.substr(std::min(message.find('\''), message.size()));
+            }
+          },
+          "SIZE"));
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
       ->check(at_least(1, " (leave --threads out to use every core)"));
   cmd->add_option("--analytic", args->analytic, "Built-in surface: octant, sphere, plane, cylinder, torus");

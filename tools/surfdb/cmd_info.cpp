@@ -1,9 +1,11 @@
-// surfdb info: every header field of a surface database, as text or JSON.
+// surfdb info: every header field of a surface database, or a summary of a surface set, as text
+// or JSON.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "surfdb/formats/surface_set.hpp"
 #include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {
@@ -61,15 +63,71 @@ void print_text(const nlohmann::ordered_json& j, const std::string& prefix = "")
   }
 }
 
+// A set: its source, then one entry per face with what a user picks faces by.
+nlohmann::ordered_json set_json(const std::filesystem::path& dir) {
+  const SetManifest m = read_surface_set(dir);
+  nlohmann::ordered_json j;
+  j["surface_set"] = dir.string();
+  j["format_version"] = m.format_version;
+  j["source"] = {{"kind", m.source_kind}, {"name", m.source_name}, {"faces", m.part_faces}};
+  j["length_unit"] = length_unit_name(m.length_unit);
+  j["spacing"] = m.spacing ? nlohmann::json(*m.spacing) : nlohmann::json(nullptr);
+  std::uint64_t bytes = 0;
+  nlohmann::ordered_json faces = nlohmann::json::array();
+  for (const SetFace& f : m.faces) {
+    const auto db = Database::open(dir / f.file);
+    bytes += db->layout().file_bytes;
+    faces.push_back({{"face", f.index},
+                     {"file", f.file},
+                     {"surface_type", f.surface_type},
+                     {"orientation", f.orientation == FaceOrientation::reversed ? "reversed" : "forward"},
+                     {"grid", {f.u_points, f.v_points}},
+                     {"invalid_points", db->header().invalid_points},
+                     {"adjacent_faces", f.adjacent},
+                     {"bounding_box", {{"min", f.bounding_box.min}, {"max", f.bounding_box.max}}}});
+  }
+  j["file_bytes"] = bytes;
+  j["faces"] = faces;
+  j["skipped_faces"] = nlohmann::json::array();
+  for (const SkippedFace& s : m.skipped) j["skipped_faces"].push_back({{"face", s.index}, {"reason", s.reason}});
+  return j;
+}
+
+void print_set_text(const nlohmann::ordered_json& j) {
+  std::printf("surface set %s: %zu of the %s faces of %s (%s), length unit %s, %s bytes\n",
+              j["surface_set"].get<std::string>().c_str(), j["faces"].size(), j["source"]["faces"].dump().c_str(),
+              j["source"]["name"].get<std::string>().c_str(), j["source"]["kind"].get<std::string>().c_str(),
+              j["length_unit"].get<std::string>().c_str(), j["file_bytes"].dump().c_str());
+  std::printf("%6s  %-22s %-9s %13s  %s\n", "face", "surface_type", "orient.", "grid", "adjacent_faces");
+  for (const auto& f : j["faces"]) {
+    std::string adjacent;
+    for (const auto& a : f["adjacent_faces"]) {
+      if (!adjacent.empty()) adjacent += ',';
+      adjacent += a.dump();
+    }
+    const std::string grid = f["grid"][0].dump() + "x" + f["grid"][1].dump();
+    std::printf("%6s  %-22s %-9s %13s  %s\n", f["face"].dump().c_str(), f["surface_type"].get<std::string>().c_str(),
+                f["orientation"].get<std::string>().c_str(), grid.c_str(), adjacent.empty() ? "-" : adjacent.c_str());
+  }
+  for (const auto& s : j["skipped_faces"])
+    std::printf("face %s left out: %s\n", s["face"].dump().c_str(), s["reason"].get<std::string>().c_str());
+}
+
 }  // namespace
 
 void add_info_command(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("info", "Print the header of a surface database");
-  cmd->add_option("FILE", *file, "Surface database (.sdb)")->required();
+  CLI::App* cmd = app.add_subcommand("info", "Print the header of a surface database or summarise a surface set");
+  cmd->add_option("FILE", *file, "Surface database (.sdb) or surface set (.sdbs directory)")->required();
   cmd->add_flag("--json", *json, "Print JSON instead of text");
   cmd->callback([file, json] {
+    if (is_surface_set_path(*file)) {
+      const auto j = set_json(*file);
+      if (*json) std::printf("%s\n", j.dump(2).c_str());
+      else print_set_text(j);
+      return;
+    }
     const auto db = Database::open(*file);
     const auto j = header_json(db->header());
     if (*json) {

@@ -70,8 +70,7 @@ inline std::string size_text(std::uint64_t bytes) {
 
 /// Bytes free for this process on the file system that will hold `output` (symbolic links
 /// followed; the nearest existing folder when the output's folder does not exist yet).
-inline std::uint64_t free_bytes_for(const std::filesystem::path& output) {
-  std::filesystem::path dir = std::filesystem::absolute(resolve_output(output)).parent_path();
+inline std::uint64_t free_bytes_in(std::filesystem::path dir) {
   struct statvfs fs {};
   while (::statvfs(dir.c_str(), &fs) != 0) {
     if (!dir.has_relative_path()) return std::numeric_limits<std::uint64_t>::max();
@@ -80,10 +79,17 @@ inline std::uint64_t free_bytes_for(const std::filesystem::path& output) {
   return static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;  // what df shows as available
 }
 
+inline std::uint64_t free_bytes_for(const std::filesystem::path& output) {
+  return free_bytes_in(std::filesystem::absolute(resolve_output(output)).parent_path());
+}
+
 /// Throws "SUBJECT would take N bytes (...), more than the F free on its file system" when
 /// `bytes` do not fit beside `output`. SUBJECT is e.g. "cannot write OUT: it".
-inline void check_free_space(const std::filesystem::path& output, std::uint64_t bytes, const std::string& subject) {
-  const std::uint64_t free = free_bytes_for(output);
+/// With `in_directory`, `output` is the directory the bytes go to rather than a file in it.
+inline void check_free_space(const std::filesystem::path& output, std::uint64_t bytes, const std::string& subject,
+                             bool in_directory = false) {
+  const std::uint64_t free =
+      in_directory ? free_bytes_in(std::filesystem::absolute(output)) : free_bytes_for(output);
   if (bytes > free)
     throw std::runtime_error(subject + " would take " + size_text(bytes) + ", more than the " + format_size(free) +
                              " free on its file system (No space left on device)");

@@ -32,11 +32,35 @@ TemporaryFile create_temporary_beside(const std::filesystem::path& destination);
 /// Takes the temporary out of the registry; call once it has been renamed or removed.
 void release_temporary(TemporaryFile& t) noexcept;
 
-/// Unlinks every registered temporary. Async-signal-safe: for signal handlers.
+/// A hidden temporary directory beside a destination directory (".NAME.PID.XXXXXX"), filled and
+/// then renamed into place, so that a set of files appears whole or not at all.
+struct TemporaryDirectory {
+  std::filesystem::path path;
+  std::filesystem::path target;  // the destination, symbolic links followed
+  int slot = -1;
+};
+
+/// Creates the temporary directory beside the destination, after removing stale temporaries of
+/// the same destination whose process is gone. Registered, like files, for removal on signals.
+TemporaryDirectory create_temporary_directory_beside(const std::filesystem::path& destination);
+
+/// Renames the finished directory onto its target. A missing target or an empty directory is
+/// replaced; a non-empty directory only when `replace_existing` (exchanged atomically with the
+/// new one, then removed with its contents). Throws FormatError when the target is not a
+/// directory or is not empty and may not be replaced.
+void commit_temporary_directory(TemporaryDirectory& t, bool replace_existing);
+
+/// Removes the temporary directory and its contents (when the writer gives up).
+void remove_temporary_directory(TemporaryDirectory& t) noexcept;
+
+/// Unlinks every registered temporary file, then empties and removes every registered temporary
+/// directory (its files only: writers put no directories in it). Async-signal-safe: for signal
+/// handlers.
 void remove_live_temporaries() noexcept;
 
 /// Removes the temporaries of `destination` (already resolved) that a process which no longer
-/// exists left behind: names ".NAME.PID.XXXXXX" beside it with kill(PID, 0) failing with ESRCH.
+/// exists left behind: files or directories ".NAME.PID.XXXXXX" beside it with kill(PID, 0)
+/// failing with ESRCH.
 /// Returns how many were removed.
 int remove_stale_temporaries(const std::filesystem::path& destination) noexcept;
 

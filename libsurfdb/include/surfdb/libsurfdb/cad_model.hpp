@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "surfdb/formats/surface_set.hpp"
 #include "surfdb/libsurfdb/surface_source.hpp"
 
 namespace surfdb {
@@ -24,6 +26,8 @@ struct FaceInfo {
   ParamBounds bounds;        // BRepTools::UVBounds, with periods where the face closes
   FaceOrientation orientation = FaceOrientation::forward;
   double area = 0;           // square length units
+  Box3 bounding_box;         // of the trimmed face, length units (BRepBndLib::AddOptimal)
+  std::vector<std::uint32_t> adjacent;  // faces sharing an edge with this one, ascending
 };
 
 class CadModel {
@@ -33,6 +37,10 @@ class CadModel {
   static CadModel load(const std::filesystem::path& path);
 
   std::uint32_t face_count() const;
+  /// The file's name without directories, its kind ("step", "iges", "brep", "nurbs") and unit.
+  std::string file_name() const;
+  std::string kind() const;
+  LengthUnit unit() const;
   /// Throws CadError when `index` is not in 1..face_count().
   FaceInfo face_info(std::uint32_t index) const;
   std::unique_ptr<SurfaceSource> face(std::uint32_t index) const;

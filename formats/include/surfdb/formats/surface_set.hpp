@@ -1,0 +1,84 @@
+// A surface set (`NAME.sdbs`): a directory holding one surface database per face of a part and
+// a `manifest.json` describing them (face numbers, surface types, orientations, bounding boxes,
+// which faces share an edge) with a checksum of each table's header. docs/surface-set.md is the
+// specification; this file is its reference implementation.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "surfdb/formats/header.hpp"
+
+namespace surfdb {
+
+inline constexpr std::uint32_t kSurfaceSetVersion = 1;
+inline constexpr const char* kManifestName = "manifest.json";
+
+/// Axis-aligned box, in the part's length unit.
+struct Box3 {
+  std::array<double, 3> min{}, max{};
+};
+
+/// One face of the part stored in the set.
+struct SetFace {
+  std::uint32_t index = 0;  // face number in the part, 1-based (the order `--list-faces` shows)
+  std::string file;         // the table's file name inside the set directory (no directories)
+  std::string surface_type;
+  FaceOrientation orientation = FaceOrientation::forward;
+  Box3 bounding_box;                   // of the trimmed face, in the part's length unit
+  std::vector<std::uint32_t> adjacent;  // faces of the part sharing an edge with it, ascending
+  std::uint64_t u_points = 0, v_points = 0;  // the table's grid
+  std::uint64_t header_checksum = 0;         // XXH64 of the table's first 1024 bytes
+};
+
+/// A face of the part left out of the set (`--skip-bad-faces`), with the reason.
+struct SkippedFace {
+  std::uint32_t index = 0;
+  std::string reason;
+};
+
+struct SetManifest {
+  std::uint32_t format_version = kSurfaceSetVersion;
+  std::string source_kind;  // "step", "iges", "brep", "nurbs"
+  std::string source_name;  // the part's file name without directories
+  std::uint32_t part_faces = 0;  // faces of the whole part
+  LengthUnit length_unit = LengthUnit::millimetre;
+  std::optional<double> spacing;  // the target node spacing the grids were chosen for, if any
+  std::vector<SetFace> faces;     // ascending face number
+  std::vector<SkippedFace> skipped;
+
+  /// The face with part face number `index`, or nullptr when the set does not hold it.
+  const SetFace* find(std::uint32_t index) const;
+};
+
+/// The table file name of face `index` in a set: "face_0007.sdb" (at least four digits).
+std::string set_table_name(std::uint32_t index);
+
+/// XXH64 of a table's header record (its first kHeaderBytes bytes).
+std::uint64_t header_checksum(std::span<const std::uint8_t> first_bytes);
+
+/// The manifest as JSON text: keys sorted, numbers in shortest round-trip form, two-space indent,
+/// a final newline. The same manifest always gives the same bytes.
+std::string encode_manifest(const SetManifest& m);
+
+/// Parses and checks a manifest (version, field types, face numbers ascending and within the
+/// part, file names without directories). Throws FormatError naming `where` and the problem.
+SetManifest decode_manifest(std::string_view text, const std::string& where);
+
+/// Reads `set_dir`/manifest.json and checks the set's structure against it: every listed table
+/// exists, is a regular file, has a valid header whose checksum matches the manifest and whose
+/// source (file name, face number) is the manifest's; no other table lies in the directory.
+/// The tables' data records are not read (`surfdb verify` does that). Throws FormatError naming
+/// the set, the face and the file.
+SetManifest read_surface_set(const std::filesystem::path& set_dir);
+
+/// True when `path` is a directory (a surface set is one; a table never is).
+bool is_surface_set_path(const std::filesystem::path& path);
+
+}  // namespace surfdb

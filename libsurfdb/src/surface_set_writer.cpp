@@ -1,0 +1,145 @@
+#include "surfdb/libsurfdb/surface_set_writer.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "surfdb/formats/error.hpp"
+#include "surfdb/formats/temporary_file.hpp"
+#include "surfdb/libsurfdb/grid_spacing.hpp"
+#include "surfdb/libsurfdb/node_geometry.hpp"
+
+namespace surfdb {
+namespace {
+
+bool set_file_name(const std::string& name) {
+  const bool table = name.size() > 9 && name.rfind("face_", 0) == 0 && name.ends_with(".sdb");
+  return table || name == kManifestName || name == "index.csv";
+}
+
+std::vector<std::uint32_t> chosen_faces(const CadModel& model, const SurfaceSetOptions& options) {
+  if (options.faces.empty()) {
+    std::vector<std::uint32_t> all(model.face_count());
+    for (std::uint32_t f = 0; f < model.face_count(); ++f) all[f] = f + 1;
+    return all;
+  }
+  for (const std::uint32_t f : options.faces) (void)model.face_info(f);  // throws CadError for a bad number
+  return options.faces;
+}
+
+SetFace set_face(const FaceInfo& info, const std::filesystem::path& table) {
+  SetFace face;
+  face.index = info.index;
+  face.file = table.filename().string();
+  face.surface_type = info.surface_type;
+  face.orientation = info.orientation;
+  face.bounding_box = info.bounding_box;
+  face.adjacent = info.adjacent;
+  std::vector<std::uint8_t> head(kHeaderBytes);
+  std::ifstream in(table, std::ios::binary);
+  in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
+  const Header h = decode_header(head, std::filesystem::file_size(table));
+  face.u_points = h.layout.u_points;
+  face.v_points = h.layout.v_points;
+  face.header_checksum = header_checksum(head);
+  return face;
+}
+
+// Written and flushed to the disk before the directory is renamed into place, like the tables.
+void write_manifest(const SetManifest& manifest, const std::filesystem::path& path) {
+  const std::string text = encode_manifest(manifest);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ok = fd >= 0 && ::fsync(fd) == 0 && ok;
+  const int error = errno;
+  if (fd >= 0) ::close(fd);
+  if (!ok) throw FormatError("cannot write " + path.string() + ": " + std::strerror(error));
+}
+
+}  // namespace
+
+std::vector<PlannedFace> plan_surface_set(const CadModel& model, const SurfaceSetOptions& options) {
+  std::vector<PlannedFace> plan;
+  for (const std::uint32_t f : chosen_faces(model, options)) {
+    PlannedFace p{f, options.table.grid, options.table.record};
+    if (options.spacing) p.grid = grid_for_spacing(*model.face(f), *options.spacing, options.max_grid);
+    p.record.u = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.record.u, p.grid.u));
+    p.record.v = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.record.v, p.grid.v));
+    plan.push_back(p);
+  }
+  return plan;
+}
+
+void check_set_destination(const std::filesystem::path& destination, bool replace_existing) {
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::absolute(destination).parent_path();
+  const auto parent_status = std::filesystem::status(parent, ec);
+  if (!std::filesystem::is_directory(parent_status))
+    throw FormatError("cannot write the set " + destination.string() + ": " + parent.string() +
+                      (std::filesystem::exists(parent_status) ? " is not a directory" : " does not exist"));
+  const auto status = std::filesystem::status(destination, ec);
+  if (!std::filesystem::exists(status)) return;
+  if (!std::filesystem::is_directory(status))
+    throw FormatError("cannot write the set " + destination.string() + ": a file of that name exists, not a directory");
+  for (const auto& entry : std::filesystem::directory_iterator(destination, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!replace_existing)
+      throw FormatError("cannot write the set " + destination.string() +
+                        ": the directory is not empty (give --force to replace a surface set)");
+    if (!set_file_name(name) || !entry.is_regular_file())
+      throw FormatError("cannot replace " + destination.string() + ": it holds " + name +
+                        ", which is not part of a surface set (only sets are replaced)");
+  }
+}
+
+SurfaceSetReport write_surface_set(const CadModel& model, const std::vector<PlannedFace>& plan,
+                                   const SurfaceSetOptions& options, const std::filesystem::path& destination,
+                                   const SetObserver& observer) {
+  check_set_destination(destination, options.replace_existing);
+  SurfaceSetReport report;
+  SetManifest& m = report.manifest;
+  m.source_kind = model.kind();
+  m.source_name = model.file_name();
+  m.part_faces = model.face_count();
+  m.length_unit = model.unit();
+  m.spacing = options.spacing;
+  TemporaryDirectory dir = create_temporary_directory_beside(destination);
+  try {
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+      const PlannedFace& p = plan[k];
+      if (observer.face_started) observer.face_started(k, plan.size(), p.index);
+      ConvertOptions table = options.table;
+      table.grid = p.grid;
+      table.record = p.record;
+      const std::filesystem::path path = dir.path / set_table_name(p.index);
+      try {
+        report.bytes += convert_surface(*model.face(p.index), table, path, observer.face_progress).header.layout.file_bytes;
+      } catch (const DegenerateGeometry& e) {
+        if (!options.skip_bad_faces)
+          throw DegenerateGeometry("face " + std::to_string(p.index) + ": " + e.what() +
+                                   " (--skip-bad-faces leaves such faces out of the set)");
+        m.skipped.push_back({p.index, e.what()});
+        if (observer.face_skipped) observer.face_skipped(p.index, e.what());
+        continue;
+      } catch (const std::exception& e) {
+        throw FormatError("face " + std::to_string(p.index) + ": " + e.what());
+      }
+      m.faces.push_back(set_face(model.face_info(p.index), path));
+    }
+    if (m.faces.empty())
+      throw FormatError("no face of " + m.source_name + " could be converted: the set " + destination.string() +
+                        " was not written");
+    write_manifest(m, dir.path / kManifestName);
+    commit_temporary_directory(dir, options.replace_existing);
+  } catch (...) {
+    remove_temporary_directory(dir);
+    throw;
+  }
+  return report;
+}
+
+}  // namespace surfdb

@@ -1,0 +1,110 @@
+// The surface set manifest: every field survives encoding, the text is canonical, and each kind
+// of malformed manifest is refused naming the field.
+#include "surfdb/formats/surface_set.hpp"
+
+#include <doctest/doctest.h>
+
+#include "surfdb/formats/error.hpp"
+
+using namespace surfdb;
+
+namespace {
+
+SetManifest example() {
+  SetManifest m;
+  m.source_kind = "step";
+  m.source_name = "bracket.stp";
+  m.part_faces = 12;
+  m.length_unit = LengthUnit::metre;
+  m.spacing = 0.25;
+  SetFace a;
+  a.index = 3;
+  a.file = "face_0003.sdb";
+  a.surface_type = "Cylinder";
+  a.orientation = FaceOrientation::reversed;
+  a.bounding_box = {{-1.5, 0.1, 2}, {3.25, 0.7, 9.125}};
+  a.adjacent = {2, 7, 12};
+  a.u_points = 41;  // u and v differ, so swapped fields show
+  a.v_points = 17;
+  a.header_checksum = 0x0123456789abcdefULL;
+  SetFace b = a;
+  b.index = 7;
+  b.file = "face_0007.sdb";
+  b.orientation = FaceOrientation::forward;
+  b.adjacent = {3};
+  m.faces = {a, b};
+  m.skipped = {{5, "the face has an empty parameter range"}};
+  return m;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("a manifest decodes to the manifest that was encoded, field by field") {
+  const SetManifest m = example();
+  const SetManifest d = decode_manifest(encode_manifest(m), "m");
+  CHECK(d.format_version == kSurfaceSetVersion);
+  CHECK(d.source_kind == "step");
+  CHECK(d.source_name == "bracket.stp");
+  CHECK(d.part_faces == 12);
+  CHECK(d.length_unit == LengthUnit::metre);
+  REQUIRE(d.spacing);
+  CHECK(*d.spacing == 0.25);
+  REQUIRE(d.faces.size() == 2);
+  const SetFace& f = d.faces[0];
+  CHECK(f.index == 3);
+  CHECK(f.file == "face_0003.sdb");
+  CHECK(f.surface_type == "Cylinder");
+  CHECK(f.orientation == FaceOrientation::reversed);
+  CHECK(d.faces[1].orientation == FaceOrientation::forward);
+  CHECK(f.bounding_box.min == std::array<double, 3>{-1.5, 0.1, 2});
+  CHECK(f.bounding_box.max == std::array<double, 3>{3.25, 0.7, 9.125});
+  CHECK(f.adjacent == std::vector<std::uint32_t>{2, 7, 12});
+  CHECK(f.u_points == 41);
+  CHECK(f.v_points == 17);
+  CHECK(f.header_checksum == 0x0123456789abcdefULL);
+  REQUIRE(d.skipped.size() == 1);
+  CHECK(d.skipped[0].index == 5);
+  CHECK(d.find(7) == &d.faces[1]);
+  CHECK(d.find(5) == nullptr);
+}
+
+TEST_CASE("the manifest text is canonical: the same manifest gives the same bytes") {
+  const std::string text = encode_manifest(example());
+  CHECK(encode_manifest(decode_manifest(text, "m")) == text);
+  CHECK(text.find("\"header_xxh64\": \"0123456789abcdef\"") != std::string::npos);
+  CHECK(text.back() == '\n');
+  SetManifest no_spacing = example();
+  no_spacing.spacing.reset();
+  CHECK(!decode_manifest(encode_manifest(no_spacing), "m").spacing);
+}
+
+TEST_CASE("malformed manifests are refused naming the problem") {
+  const std::string good = encode_manifest(example());
+  const auto refused = [](const std::string& text, const std::string& words) {
+    try {
+      (void)decode_manifest(text, "set/manifest.json");
+      FAIL("accepted: " << words);
+    } catch (const FormatError& e) {
+      const std::string message = e.what();
+      CHECK_MESSAGE(message.find(words) != std::string::npos, message);
+      CHECK_MESSAGE(message.find("set/manifest.json") != std::string::npos, message);
+    }
+  };
+  refused("{", "not valid JSON");
+  refused("[]", "not a JSON object");
+  refused(replaced(good, "\"format_version\": 1", "\"format_version\": 2"), "version 2 is not supported");
+  refused(replaced(good, "\"surfdb surface set\"", "\"something else\""), "\"format\"");
+  refused(replaced(good, "\"face\": 7", "\"face\": 13"), "face 13 is not a face of the part");
+  refused(replaced(good, "\"face\": 7", "\"face\": 3"), "ascending order");
+  refused(replaced(good, "\"face_0007.sdb\"", "\"../face_0007.sdb\""), "plain file name");
+  refused(replaced(good, "\"file\": \"face_0003.sdb\",", ""), "missing field \"file\"");
+  refused(replaced(good, "\"orientation\": \"forward\"", "\"orientation\": \"sideways\""), "\"orientation\"");
+  refused(replaced(good, "\"0123456789abcdef\"", "\"0123\""), "header_xxh64");
+  refused(replaced(good, "\"length_unit\": \"m\"", "\"length_unit\": \"inch\""), "length_unit");
+}

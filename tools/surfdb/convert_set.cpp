@@ -1,0 +1,85 @@
+#include "convert_set.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include "commands.hpp"
+#include "log.hpp"
+#include "number_format.hpp"
+#include "output_checks.hpp"
+#include "progress_bar.hpp"
+
+namespace surfdb::cli {
+namespace {
+
+std::uint64_t table_bytes(const PlannedFace& p, const ConvertOptions& o) {
+  return RecordLayout::make(p.grid.u, p.grid.v, p.record.u, p.record.v, kColumnsV1.size(), scalar_bytes(o.scalar))
+      .file_bytes;
+}
+
+void check_set_size(const std::vector<PlannedFace>& plan, const SurfaceSetOptions& options,
+                    const std::filesystem::path& destination, std::uint64_t max_bytes, const std::string& max_size_text) {
+  std::uint64_t total = 0;
+  for (const PlannedFace& p : plan) {
+    const std::uint64_t bytes = table_bytes(p, options.table);
+    if (bytes > max_bytes)
+      throw std::runtime_error("cannot write " + destination.string() + ": the table of face " + std::to_string(p.index) +
+                               " would take " + size_text(bytes) + ", more than --max-size " + max_size_text + " (" +
+                               format_size(max_bytes) + ")");
+    total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
+  }
+  check_free_space(std::filesystem::absolute(destination).parent_path(), total,
+                   "cannot write " + destination.string() + ": " + count_of(plan.size(), "table"), true);
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> parse_face_list(const std::string& text) {
+  static const std::regex item(R"((\d{1,9})(?:-(\d{1,9}))?)");
+  std::vector<std::uint32_t> faces;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string part = text.substr(start, comma - start);
+    std::smatch m;
+    if (!std::regex_match(part, m, item))
+      throw UsageError("--faces '" + text + "': '" + part + "' is not a face number or a range such as 3-6");
+    const auto first = static_cast<std::uint32_t>(std::stoul(m[1])), last = m[2].matched ? static_cast<std::uint32_t>(std::stoul(m[2])) : first;
+    if (first < 1 || last < first)
+      throw UsageError("--faces '" + text + "': '" + part + "': faces are numbered from 1, ranges run upwards");
+    for (std::uint32_t f = first; f <= last; ++f) faces.push_back(f);
+    start = comma + 1;
+  }
+  std::sort(faces.begin(), faces.end());
+  faces.erase(std::unique(faces.begin(), faces.end()), faces.end());
+  return faces;
+}
+
+void convert_set(const CadModel& model, const SurfaceSetOptions& options, const std::filesystem::path& input,
+                 const std::filesystem::path& destination, std::uint64_t max_bytes, const std::string& max_size_text) {
+  check_set_destination(destination, options.replace_existing);
+  refuse_input_as_output(destination, {input});
+  std::error_code ec;  // a set that --force replaces must not hold the input (a hard link, say)
+  for (const auto& entry : std::filesystem::directory_iterator(destination, ec)) refuse_input_as_output(entry.path(), {input});
+  const std::vector<PlannedFace> plan = plan_surface_set(model, options);
+  check_set_size(plan, options, destination, max_bytes, max_size_text);
+  std::unique_ptr<ProgressBar> bar;
+  SetObserver observer;
+  observer.face_started = [&](std::size_t k, std::size_t n, std::uint32_t face) {
+    if (bar) bar->finish();
+    bar = std::make_unique<ProgressBar>("face " + std::to_string(face) + " (" + std::to_string(k + 1) + " of " +
+                                        std::to_string(n) + ")");
+  };
+  observer.face_progress = [&](std::uint64_t done, std::uint64_t total) { bar->update(done, total); };
+  observer.face_skipped = [&](std::uint32_t face, const std::string& reason) {
+    bar.reset();
+    spdlog::warn("face {} left out of the set: {}", face, reason);
+  };
+  const SurfaceSetReport r = write_surface_set(model, plan, options, destination, observer);
+  if (bar) bar->finish();
+  spdlog::info("wrote the surface set {}: {} of {} ({}){}", destination.string(), count_of(r.manifest.faces.size(), "face"),
+               model.file_name(), format_size(r.bytes),
+               r.manifest.skipped.empty() ? std::string() : ", " + std::to_string(r.manifest.skipped.size()) + " left out");
+}
+
+}  // namespace surfdb::cli

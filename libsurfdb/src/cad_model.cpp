@@ -8,6 +8,12 @@
 #include <BRep_Builder.hxx>
 #include <GProp_GProps.hxx>
 #include <IGESControl_Reader.hxx>
+#include <IGESData_GlobalSection.hxx>
+#include <IGESData_IGESModel.hxx>
+#include <Interface_CheckIterator.hxx>
+#include <Interface_InterfaceModel.hxx>
+#include <XSControl_TransferReader.hxx>
+#include <XSControl_WorkSession.hxx>
 #include <Message.hxx>
 #include <Message_Messenger.hxx>
 #include <Precision.hxx>
@@ -21,6 +27,7 @@
 #include <TopoDS.hxx>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <mutex>
 
@@ -35,6 +42,7 @@ struct CadModel::Impl {
   LengthUnit unit = LengthUnit::millimetre;
   TopTools_IndexedMapOfShape faces;
   std::vector<std::vector<std::uint32_t>> adjacent;  // per face (0-based), ascending face numbers
+  std::vector<std::string> warnings;
 };
 
 namespace {
@@ -64,20 +72,74 @@ void check_readable(const std::filesystem::path& path) {
   if (!std::ifstream(path)) throw CadError(name + ": cannot open for reading");
 }
 
-TopoDS_Shape read_step(const std::filesystem::path& path) {
-  STEPControl_Reader reader;
-  if (reader.ReadFile(path.c_str()) != IFSelect_RetDone)
-    throw CadError(path.string() + ": OpenCASCADE cannot read this as a STEP file");
+// Entities whose check failed. Some check lists (an IGES whose unit name contradicts its flag)
+// throw while they are walked; they are not counted (the unit check reports that file).
+int failed_checks(const Interface_CheckIterator& checks) {
+  int failed = 0;
+  try {
+    for (Interface_CheckIterator c = checks; c.More(); c.Next()) failed += c.Value()->HasFailed() ? 1 : 0;
+  } catch (const Standard_Failure&) {
+    failed = 0;
+  }
+  return failed;
+}
+
+// A STEP or IGES reader that could not convert some of what it read still gives a shape: the part
+// may lack faces. Said in a warning, with the counts.
+template <class Reader>
+TopoDS_Shape transfer(Reader& reader, const std::filesystem::path& path, std::vector<std::string>& warnings) {
+  const int entities = reader.WS()->Model()->NbEntities();
+  const int unread = failed_checks(reader.WS()->ModelCheckList());
   reader.TransferRoots();
+  const int unconverted = failed_checks(reader.WS()->TransferReader()->LastCheckList());
+  if (unconverted > 0)  // entities unread alone are common (annotations, colours a reader skips)
+    warnings.push_back(path.filename().string() + " is damaged or partly unsupported: " + std::to_string(unread) +
+                       " of its " + std::to_string(entities) + " entities could not be read and " +
+                       std::to_string(unconverted) + " could not be converted, so the part may lack faces");
   return reader.OneShape();
 }
 
-TopoDS_Shape read_iges(const std::filesystem::path& path) {
+TopoDS_Shape read_step(const std::filesystem::path& path, std::vector<std::string>& warnings) {
+  STEPControl_Reader reader;
+  if (reader.ReadFile(path.c_str()) != IFSelect_RetDone)
+    throw CadError(path.string() + ": OpenCASCADE cannot read this as a STEP file");
+  return transfer(reader, path, warnings);
+}
+
+// The names IGES gives each unit flag (1..11; 3 means "the name says").
+bool unit_name_matches(int flag, std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+  static const char* const names[12][2] = {{"", ""},   {"IN", "INCH"}, {"MM", ""},   {"", ""},
+                                           {"FT", ""}, {"MI", ""},     {"M", ""},    {"KM", ""},
+                                           {"MIL", ""}, {"UM", "MICRON"}, {"CM", ""}, {"UIN", ""}};
+  if (flag == 3 || name.empty()) return true;
+  return name == names[flag][0] || name == names[flag][1];
+}
+
+// IGES states its length unit twice (a flag and a name); OpenCASCADE reads nothing when neither
+// gives a unit it knows, and follows the flag when they disagree.
+void check_iges_unit(const IGESControl_Reader& reader, const std::filesystem::path& path,
+                     std::vector<std::string>& warnings) {
+  const IGESData_GlobalSection& g = reader.IGESModel()->GlobalSection();
+  const int flag = g.UnitFlag();
+  const std::string name = g.UnitName().IsNull() ? std::string() : g.UnitName()->ToCString();
+  if (flag < 1 || flag > 11 || g.UnitValue() <= 0)
+    throw CadError(path.string() + ": the IGES global section's unit flag " + std::to_string(flag) + " and unit name '" +
+                   name + "' give no length unit (flags are 1..11: 1 inch, 2 mm, ...)");
+  if (!unit_name_matches(flag, name)) {
+    char millimetres[32];
+    std::snprintf(millimetres, sizeof(millimetres), "%g", g.UnitValue());
+    warnings.push_back(path.filename().string() + ": the IGES unit flag " + std::to_string(flag) +
+                       " and the unit name '" + name + "' disagree; the flag was used (1 unit = " + millimetres + " mm)");
+  }
+}
+
+TopoDS_Shape read_iges(const std::filesystem::path& path, std::vector<std::string>& warnings) {
   IGESControl_Reader reader;
   if (reader.ReadFile(path.c_str()) != IFSelect_RetDone)
     throw CadError(path.string() + ": OpenCASCADE cannot read this as an IGES file");
-  reader.TransferRoots();
-  return reader.OneShape();
+  check_iges_unit(reader, path, warnings);
+  return transfer(reader, path, warnings);
 }
 
 TopoDS_Shape read_brep(const std::filesystem::path& path) {
@@ -130,10 +192,10 @@ CadModel CadModel::load(const std::filesystem::path& path) {
   try {
     if (ext == ".step" || ext == ".stp") {
       impl->kind = "step";
-      shape = read_step(path);
+      shape = read_step(path, impl->warnings);
     } else if (ext == ".iges" || ext == ".igs") {
       impl->kind = "iges";
-      shape = read_iges(path);
+      shape = read_iges(path, impl->warnings);
     } else if (ext == ".brep" || ext == ".brp") {
       impl->kind = "brep";
       shape = read_brep(path);
@@ -162,6 +224,7 @@ std::uint32_t CadModel::face_count() const { return static_cast<std::uint32_t>(i
 std::string CadModel::file_name() const { return impl_->path.filename().string(); }
 std::string CadModel::kind() const { return impl_->kind; }
 LengthUnit CadModel::unit() const { return impl_->unit; }
+const std::vector<std::string>& CadModel::warnings() const { return impl_->warnings; }
 
 FaceInfo CadModel::face_info(std::uint32_t index) const {
   if (index < 1 || index > face_count())

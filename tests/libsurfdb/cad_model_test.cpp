@@ -2,6 +2,10 @@
 #include "surfdb/libsurfdb/cad_model.hpp"
 
 #include <BRepAdaptor_Surface.hxx>
+#include <BRepPrimAPI_MakeBox.hxx>
+#include <IGESControl_Controller.hxx>
+#include <IGESControl_Writer.hxx>
+#include <STEPControl_Writer.hxx>
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -104,4 +108,60 @@ TEST_CASE("a CAD file whose shape has no faces is refused") {
   TempDir dir;
   surfdb::test::write_brep(BRepBuilderAPI_MakeEdge(gp_Pnt(0, 0, 0), gp_Pnt(1, 0, 0)).Edge(), dir / "edge.brep");
   CHECK_THROWS_WITH_AS(CadModel::load(dir / "edge.brep"), doctest::Contains("has no faces"), CadError);
+}
+
+namespace {
+
+// A 10 x 20 x 30 box written by OpenCASCADE's own STEP and IGES writers.
+std::string box_file_text(const TempDir& dir, const char* name) {
+  const TopoDS_Shape box = BRepPrimAPI_MakeBox(10, 20, 30).Shape();
+  const std::filesystem::path path = dir / name;
+  if (std::string(name).ends_with(".step")) {
+    STEPControl_Writer step;
+    REQUIRE(step.Transfer(box, STEPControl_AsIs) == IFSelect_RetDone);
+    REQUIRE(step.Write(path.c_str()) == IFSelect_RetDone);
+  } else {
+    IGESControl_Controller::Init();
+    IGESControl_Writer iges("MM", 1);  // B-rep mode: faces, shells, a solid
+    REQUIRE(iges.AddShape(box));
+    iges.ComputeModel();
+    REQUIRE(iges.Write(path.c_str()));
+  }
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string replace_first(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, from);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("a STEP file with a damaged face loads the rest and says what was lost") {
+  TempDir dir;
+  const std::string text = box_file_text(dir, "box.step");
+  CHECK(CadModel::load(dir / "box.step").warnings().empty());
+  write_text(dir / "damaged.step", replace_first(text, "ADVANCED_FACE('',", "ADVANCED_FACE((('',"));
+  const CadModel model = CadModel::load(dir / "damaged.step");
+  CHECK(model.face_count() == 5);
+  REQUIRE(model.warnings().size() == 1);
+  CHECK(model.warnings()[0].find("damaged.step is damaged or partly unsupported") != std::string::npos);
+  CHECK(model.warnings()[0].find("may lack faces") != std::string::npos);
+}
+
+TEST_CASE("IGES units: a name that contradicts the flag is a warning, no unit at all an error") {
+  TempDir dir;
+  const std::string text = box_file_text(dir, "box.igs");
+  CHECK(CadModel::load(dir / "box.igs").warnings().empty());
+  // the global section holds "...,<flag>,2HMM,...": flag 2 is mm
+  REQUIRE(text.find(",2,2HMM,") != std::string::npos);
+  write_text(dir / "inch_named_mm.igs", replace_first(text, ",2,2HMM,", ",1,2HMM,"));
+  const CadModel inch = CadModel::load(dir / "inch_named_mm.igs");
+  REQUIRE(inch.warnings().size() == 1);
+  CHECK(inch.warnings()[0].find("unit flag 1 and the unit name 'MM' disagree") != std::string::npos);
+  CHECK(inch.face_info(1).area > 25.4 * 25.4 * 199);  // the flag's inch: a face of at least 10 x 20 in
+  write_text(dir / "no_unit.igs", replace_first(text, ",2,2HMM,", ",0,2HXX,"));
+  CHECK_THROWS_WITH_AS(CadModel::load(dir / "no_unit.igs"), doctest::Contains("give no length unit"), CadError);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `surfdb convert --all-faces | --faces` writing surface sets (issue 14), and `info` / `verify` on
-# them: the manifest matches the part's face list, sets are byte-identical run to run, written
+# them (and `--strict` on a damaged part, issue 22): the manifest matches the part's face list, sets are byte-identical run to run, written
 # whole or not at all, never mixed with another part's files, damage is named, and options that
 # cannot apply are usage errors.
 # Usage: surface_set_cli_test.sh PATH/TO/surfdb
@@ -101,6 +101,19 @@ if [ ! -e "$dir/killed.sdbs" ] && ls -d "$dir"/.killed.sdbs."$pid".?????? >/dev/
 else bad "SIGKILL left: $(ls -A "$dir" | grep killed)"; fi
 "$surfdb" convert "$part" --all-faces --grid 8x8 -o "$dir/killed.sdbs" 2>/dev/null || bad "rerun after SIGKILL"
 if [ -z "$(ls -A "$dir" | grep '^\.killed')" ]; then ok; else bad "the stale directory stayed: $(ls -A "$dir" | grep killed)"; fi
+
+# A damaged part (one face's entity garbled): read with a warning naming what was lost; --strict
+# refuses it.
+ln=$(grep -n "ADVANCED_FACE('" "$part" | sed -n 2p | cut -d: -f1)
+sed "${ln}s/ADVANCED_FACE('/ADVANCED_FACE((('/" "$part" >"$dir/damaged.step"
+"$surfdb" convert "$dir/damaged.step" --list-faces >"$dir/damaged.csv" 2>"$dir/err" || bad "damaged part: $(cat "$dir/err")"
+if grep -q "warning: damaged.step is damaged or partly unsupported: .* could not be converted, so the part may lack faces" "$dir/err" \
+   && [ "$(wc -l <"$dir/damaged.csv")" -eq "$faces" ]; then ok; else bad "damaged part: $(cat "$dir/err"), $(wc -l <"$dir/damaged.csv") lines"; fi
+expect_fail "--strict on a damaged part" "could not be converted, so the part may lack faces (--strict)" \
+  "$surfdb" convert "$dir/damaged.step" --all-faces --grid 8x8 --strict -o "$dir/strict.sdbs"
+if [ ! -e "$dir/strict.sdbs" ]; then ok; else bad "--strict wrote the set"; fi
+if "$surfdb" convert "$part" --list-faces --strict 2>"$dir/err" >/dev/null && [ ! -s "$dir/err" ]; then ok; else bad "--strict on an intact part: $(cat "$dir/err")"; fi
+expect_usage "--strict with --analytic" "--strict applies to an INPUT file" "$surfdb" convert --analytic plane --strict -o "$dir/x.sdb"
 
 # Options that cannot apply.
 expect_usage "--list-faces with --all-faces" "--all-faces does not apply" "$surfdb" convert "$part" --list-faces --all-faces

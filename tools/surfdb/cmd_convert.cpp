@@ -24,7 +24,7 @@ struct ConvertArgs {
   std::string input, output, grid = "999x999", record = "27x27", analytic, faces;
   std::uint32_t face = 1;
   bool float32 = false, flip_normals = false, list_faces = false, all_faces = false;
-  bool skip_bad_faces = false, force = false;
+  bool skip_bad_faces = false, force = false, strict = false;
   double spacing = 0;
   std::uint64_t max_grid = 999;
   unsigned threads = 0;
@@ -104,6 +104,16 @@ void convert_one(const SurfaceSource& source, const ConvertOptions& options,
                points / r.total_seconds);
 }
 
+// The part, with what its reader lost or assumed logged as warnings (errors with --strict).
+CadModel load_part(const std::string& path, bool strict) {
+  CadModel model = CadModel::load(path);
+  for (const std::string& w : model.warnings()) {
+    if (strict) throw std::runtime_error(w + " (--strict)");
+    spdlog::warn("{}", w);
+  }
+  return model;
+}
+
 // One row per face; every row names the file's length unit and the unit of its area.
 void list_faces(const CadModel& model) {
   const std::string unit(length_unit_name(model.face(1)->unit()));
@@ -143,6 +153,7 @@ void check_combinations(const ConvertArgs& a, const CLI::App& cmd) {
   }
   if (a.list_faces) throw UsageError("--list-faces applies to an INPUT file, not to --analytic");
   if (given("--face")) throw UsageError("--face applies to an INPUT file, not to --analytic");
+  if (a.strict) throw UsageError("--strict applies to an INPUT file, not to --analytic");
   for (const char* name : {"--all-faces", "--faces"})
     if (given(name)) throw UsageError(std::string(name) + " applies to an INPUT file, not to --analytic");
   const AnalyticKind kind = parse_analytic_kind(a.analytic);
@@ -181,7 +192,7 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
   }
   if (a.input.empty()) throw UsageError("give an INPUT file or --analytic KIND");
   if (a.list_faces) {
-    list_faces(CadModel::load(a.input));
+    list_faces(load_part(a.input, a.strict));
     return;
   }
   if (a.output.empty()) throw UsageError("-o OUT is required");
@@ -195,12 +206,12 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
     set.skip_bad_faces = a.skip_bad_faces;
     set.replace_existing = a.force;
     check_set_destination(a.output, a.force);  // before the CAD file is read
-    convert_set(CadModel::load(a.input), set, a.input, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
+    convert_set(load_part(a.input, a.strict), set, a.input, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
     return;
   }
   refuse_input_as_output(a.output, {a.input});
   if (a.spacing == 0) check_table_size(options, a.output, a.max_size, 1);
-  const CadModel model = CadModel::load(a.input);
+  const CadModel model = load_part(a.input, a.strict);
   const auto source = model.face(a.face);
   if (a.spacing > 0) {
     options.grid = grid_for_spacing(*source, a.spacing, a.max_grid);
@@ -232,6 +243,7 @@ void add_convert_command(CLI::App& app) {
   cmd->add_flag("--all-faces", args->all_faces, "Convert every face into the surface set given by -o");
   cmd->add_flag("--skip-bad-faces", args->skip_bad_faces, "Leave faces that cannot be sampled out of the set, with a warning");
   cmd->add_flag("--force", args->force, "Replace an existing surface set at -o");
+  cmd->add_flag("--strict", args->strict, "Refuse a damaged CAD file instead of warning (entities lost, units assumed)");
   cmd->add_option("--max-size", args->max_size, "Refuse a table larger than this, e.g. 500M, 2G (K, M, G, T: powers of 1024)")
       ->capture_default_str()
       ->check(CLI::Validator(

@@ -41,6 +41,9 @@ class CadModel {
   std::string file_name() const;
   std::string kind() const;
   LengthUnit unit() const;
+  /// What the reader could not use or had to assume (entities it could not read or convert, an
+  /// IGES unit name that contradicts its flag): the part may differ from what was drawn.
+  const std::vector<std::string>& warnings() const;
   /// Throws CadError when `index` is not in 1..face_count().
   FaceInfo face_info(std::uint32_t index) const;
   std::unique_ptr<SurfaceSource> face(std::uint32_t index) const;

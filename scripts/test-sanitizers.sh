@@ -19,5 +19,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export SURFDB_ASAN_PRELOAD
 SURFDB_ASAN_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
 cd "$dir"
-# The 60 s soak runs in the main suite; under the sanitizers it would take several minutes more.
-ctest --parallel "$(nproc)" --output-on-failure --label-exclude soak
+# The 60 s soak and the new-user trial (2,000 processes) run in the main suite; under the
+# sanitizers each would take several minutes more.
+ctest --parallel "$(nproc)" --output-on-failure --label-exclude "soak|trial"

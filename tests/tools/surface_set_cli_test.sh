@@ -59,6 +59,12 @@ assert m["spacing"] == 2 and len(grids) > 1, grids        # faces of different s
 assert all(2 <= n <= 150 for g in grids for n in g), grids
 PY
 
+# One table by spacing: a cylinder of radius 10 and height 100 at 5 mm, 62.8 / 5 -> 14 nodes
+# around, 100 / 5 -> 21 along.
+"$surfdb" convert --analytic cylinder --radius 10 --length 100 --spacing 5 -o "$dir/cyl.sdb" 2>/dev/null || bad "--spacing one table"
+if [ "$("$surfdb" info "$dir/cyl.sdb" --json | /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["u_points"], j["v_points"])')" = "14 21" ]; then ok
+else bad "--spacing grid of the cylinder: $("$surfdb" info "$dir/cyl.sdb" | grep points)"; fi
+
 # Never mixed with what was there: a non-empty directory is refused; --force replaces a set, and
 # only a set.
 expect_fail "into a set" "the directory is not empty (give --force to replace a surface set)" \

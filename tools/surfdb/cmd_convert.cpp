@@ -104,6 +104,13 @@ void convert_one(const SurfaceSource& source, const ConvertOptions& options,
                points / r.total_seconds);
 }
 
+// --spacing: the grid from the surface's extent, the record no larger than the grid.
+void use_spacing(ConvertOptions& o, const SurfaceSource& source, const ConvertArgs& a) {
+  o.grid = grid_for_spacing(source, a.spacing, a.max_grid);
+  o.record = {static_cast<std::uint32_t>(std::min<std::uint64_t>(o.record.u, o.grid.u)),
+              static_cast<std::uint32_t>(std::min<std::uint64_t>(o.record.v, o.grid.v))};
+}
+
 // The part, with what its reader lost or assumed logged as warnings (errors with --strict).
 CadModel load_part(const std::string& path, bool strict) {
   CadModel model = CadModel::load(path);
@@ -181,11 +188,7 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
     if (!a.v_range.empty()) spec.v_range = std::pair{a.v_range[0], a.v_range[1]};
     const auto source = make_analytic_surface(spec);
     ConvertOptions options = options_from(a, cmd);
-    if (a.spacing > 0) {
-      options.grid = grid_for_spacing(*source, a.spacing, a.max_grid);
-      options.record = {static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.u, options.grid.u)),
-                        static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.v, options.grid.v))};
-    }
+    if (a.spacing > 0) use_spacing(options, *source, a);
     check_table_size(options, a.output, a.max_size, 1);
     convert_one(*source, options, a.output);
     return;
@@ -214,9 +217,7 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
   const CadModel model = load_part(a.input, a.strict);
   const auto source = model.face(a.face);
   if (a.spacing > 0) {
-    options.grid = grid_for_spacing(*source, a.spacing, a.max_grid);
-    options.record = {static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.u, options.grid.u)),
-                      static_cast<std::uint32_t>(std::min<std::uint64_t>(options.record.v, options.grid.v))};
+    use_spacing(options, *source, a);
     check_table_size(options, a.output, a.max_size, 1);
   }
   convert_one(*source, options, a.output);

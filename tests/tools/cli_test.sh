@@ -11,16 +11,6 @@ source "$(dirname "$0")/test_lib.sh"
 # expect_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: non-zero exit, one line on stderr naming it.
 expect_fail() { check_failure "$1" "$2" any "${@:3}"; }
 
-# expect_usage DESCRIPTION MESSAGE-SUBSTRING COMMAND...: as expect_fail, with exit status 2 (a
-# usage error) and nothing on standard output.
-expect_usage() {
-  local before=$failed
-  expect_fail "$@"
-  [ "$failed" -ne "$before" ] && return
-  if [ "$last_rc" -ne 2 ]; then passed=$((passed - 1)); bad "$1: exit $last_rc, not 2"; return; fi
-  if [ -s "$dir/out" ]; then passed=$((passed - 1)); bad "$1: wrote to standard output: $(head -c 200 "$dir/out")"; fi
-}
-
 # expect_quiet_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: as expect_fail, with nothing on standard
 # output (no CSV header before the error).
 expect_quiet_fail() {

@@ -12,8 +12,6 @@ trap 'rm -rf "$dir"' EXIT
 # shellcheck source=test_lib.sh
 source "$(dirname "$0")/test_lib.sh"
 
-# expect_fail DESCRIPTION MESSAGE-SUBSTRING COMMAND...: exit 1 and the message, alone on stderr.
-expect_fail() { check_failure "$1" "$2" 1 "${@:3}"; }
 temporaries() { find "$dir" -maxdepth 2 -name '.*.??????' | sort; }
 
 samples=$(cd "$(dirname "$0")/../../samples/slider_crank_cup_ball" && pwd)
@@ -22,9 +20,9 @@ samples=$(cd "$(dirname "$0")/../../samples/slider_crank_cup_ball" && pwd)
 # A device node is refused, and stays a device (as root, -o /dev/null would have replaced it).
 if [ "$(id -u)" -eq 0 ]; then
   mknod "$dir/null" c 1 3
-  expect_fail "export to a device" "is a character device, not a regular file" \
+  expect_error "export to a device" "is a character device, not a regular file" \
     "$surfdb" export "$dir/o.sdb" -o "$dir/null"
-  expect_fail "convert to a device" "is a character device, not a regular file" \
+  expect_error "convert to a device" "is a character device, not a regular file" \
     "$surfdb" convert --analytic octant --grid 20x20 --record 5x5 -o "$dir/null"
   if [ -c "$dir/null" ]; then ok; else bad "the device node was replaced"; fi
   rm -f "$dir/null"
@@ -32,10 +30,10 @@ else
   echo "device node checks skipped: mknod needs root"
 fi
 mkfifo "$dir/fifo"
-expect_fail "export to a FIFO" "is a FIFO, not a regular file" "$surfdb" export "$dir/o.sdb" -o "$dir/fifo"
+expect_error "export to a FIFO" "is a FIFO, not a regular file" "$surfdb" export "$dir/o.sdb" -o "$dir/fifo"
 if [ -p "$dir/fifo" ]; then ok; else bad "the FIFO was replaced"; fi
 ln -s fifo "$dir/to_fifo"
-expect_fail "export through a link to a FIFO" "is a FIFO, not a regular file" \
+expect_error "export through a link to a FIFO" "is a FIFO, not a regular file" \
   "$surfdb" export "$dir/o.sdb" -o "$dir/to_fifo"
 
 # A symbolic link is written through: the link stays, its target gets the new content.
@@ -49,33 +47,33 @@ ln -s target.csv "$dir/link.csv"  # dangling: the export creates the file it nam
 if [ -L "$dir/link.csv" ] && [ "$(wc -l <"$dir/target.csv")" -eq 3001 ]; then ok; else bad "export through a dangling link"; fi
 mkdir "$dir/sub"
 ln -s sub "$dir/link_dir"
-expect_fail "export onto a link to a directory" "is a directory" "$surfdb" export "$dir/o.sdb" -o "$dir/link_dir"
+expect_error "export onto a link to a directory" "is a directory" "$surfdb" export "$dir/o.sdb" -o "$dir/link_dir"
 ln -s loop_b "$dir/loop_a" && ln -s loop_a "$dir/loop_b"
-expect_fail "export onto a loop of links" "too many levels of symbolic links" \
+expect_error "export onto a loop of links" "too many levels of symbolic links" \
   "$surfdb" export "$dir/o.sdb" -o "$dir/loop_a"
 
 # An output that is an input is refused, the input kept: by name, through a link, a hard link.
 cp "$samples/cup.step" "$dir/v.stp"
 cp "$dir/v.stp" "$dir/v_copy.stp"
-expect_fail "convert onto its input" "is the input" \
+expect_error "convert onto its input" "is the input" \
   "$surfdb" convert "$dir/v.stp" --face 4 --grid 20x20 --record 5x5 -o "$dir/v.stp"
 if cmp -s "$dir/v.stp" "$dir/v_copy.stp"; then ok; else bad "convert destroyed its input"; fi
 ln -s v.stp "$dir/v_link.sdb"
-expect_fail "convert onto a link to its input" "is the input" \
+expect_error "convert onto a link to its input" "is the input" \
   "$surfdb" convert "$dir/v.stp" --face 4 --grid 20x20 --record 5x5 -o "$dir/v_link.sdb"
 mkdir "$dir/faces" && ln "$dir/v.stp" "$dir/faces/face_0004.sdb"
-expect_fail "convert --all-faces onto its input" "is the input" \
+expect_error "convert --all-faces onto its input" "is the input" \
   "$surfdb" convert "$dir/v.stp" --all-faces --grid 20x20 --record 5x5 -o "$dir/faces" --force
 if cmp -s "$dir/v.stp" "$dir/v_copy.stp"; then ok; else bad "convert --all-faces destroyed its input"; fi
 cp "$dir/o.sdb" "$dir/o_copy.sdb"
-expect_fail "export onto its input" "is the input" "$surfdb" export "$dir/o.sdb" -o "$dir/o.sdb"
+expect_error "export onto its input" "is the input" "$surfdb" export "$dir/o.sdb" -o "$dir/o.sdb"
 ln "$dir/o.sdb" "$dir/o_hard.csv"
-expect_fail "export onto a hard link to its input" "is the input" "$surfdb" export "$dir/o.sdb" -o "$dir/o_hard.csv"
+expect_error "export onto a hard link to its input" "is the input" "$surfdb" export "$dir/o.sdb" -o "$dir/o_hard.csv"
 if cmp -s "$dir/o.sdb" "$dir/o_copy.sdb"; then ok; else bad "export destroyed its input"; fi
 cp "$samples/hertz_analytic.toml" "$dir/scenario.toml"
 cp "$dir/scenario.toml" "$dir/scenario_copy.toml"
 mkdir "$dir/sim_self" && ln -s ../scenario.toml "$dir/sim_self/summary.json"
-expect_fail "simulate onto its scenario" "is the input" \
+expect_error "simulate onto its scenario" "is the input" \
   "$surfdb" simulate "$dir/scenario.toml" -o "$dir/sim_self" --end-time 0.001
 if cmp -s "$dir/scenario.toml" "$dir/scenario_copy.toml"; then ok; else bad "simulate destroyed its scenario"; fi
 mkdir -p "$dir/tables" "$dir/sim_table"
@@ -84,7 +82,7 @@ mkdir -p "$dir/tables" "$dir/sim_table"
 cp "$samples/hertz.toml" "$dir/hertz.toml"
 cp "$dir/tables/cup.sdb" "$dir/cup_copy.sdb"
 ln "$dir/tables/cup.sdb" "$dir/sim_table/time_series.csv"
-expect_fail "simulate onto one of its tables" "is the input" \
+expect_error "simulate onto one of its tables" "is the input" \
   "$surfdb" simulate "$dir/hertz.toml" -o "$dir/sim_table" --end-time 1e-4
 if cmp -s "$dir/tables/cup.sdb" "$dir/cup_copy.sdb"; then ok; else bad "simulate destroyed its table"; fi
 
@@ -137,15 +135,15 @@ set +m
 # Sizes are checked before writing, with the figure in the message. Each command runs under a
 # file size limit of 100 MiB, so a regression fails here instead of filling the disk.
 limited() { (ulimit -f 102400 && "$@"); }
-expect_fail "default --max-size" "the table would take 1520353131264 bytes (1.38 TiB), more than --max-size 64G" \
+expect_error "default --max-size" "the table would take 1520353131264 bytes (1.38 TiB), more than --max-size 64G" \
   limited "$surfdb" convert --analytic octant --grid 100000x100000 -o "$dir/huge.sdb"
-expect_fail "--max-size 500M" "(1.29 GiB), more than --max-size 500M (500 MiB)" \
+expect_error "--max-size 500M" "(1.29 GiB), more than --max-size 500M (500 MiB)" \
   limited "$surfdb" convert --analytic octant --grid 3000x3000 --max-size 500M -o "$dir/huge.sdb"
-expect_fail "free space" "free on its file system (No space left on device)" \
+expect_error "free space" "free on its file system (No space left on device)" \
   limited "$surfdb" convert --analytic octant --grid 1000000x1000000 --max-size 1000T -o "$dir/huge.sdb"
-expect_fail "--all-faces free space" "tables would take" \
+expect_error "--all-faces free space" "tables would take" \
   limited "$surfdb" convert "$dir/v.stp" --all-faces --grid 1000000x1000000 --max-size 1000T -o "$dir/huge_faces"
-check_failure "bad --max-size" "usage error: --max-size: '12 parsecs' is not a size" 2 \
+expect_usage "bad --max-size" "usage error: --max-size: '12 parsecs' is not a size" \
   limited "$surfdb" convert --analytic octant --grid 30x30 --max-size "12 parsecs" -o "$dir/huge.sdb"
 if [ -z "$(cd "$dir" && ls -A | grep huge)" ]; then ok; else bad "refused sizes left files: $(ls -A "$dir" | grep huge)"; fi
 "$surfdb" convert --analytic octant --grid 60x50 --record 7x9 --max-size 536256 -o "$dir/fits.sdb" 2>"$dir/err" \

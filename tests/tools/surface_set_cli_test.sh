@@ -11,8 +11,6 @@ trap 'rm -rf "$dir"' EXIT
 # shellcheck source=test_lib.sh
 source "$(dirname "$0")/test_lib.sh"
 
-expect_fail() { check_failure "$1" "$2" 1 "${@:3}"; }
-expect_usage() { check_failure "$1" "$2" 2 "${@:3}"; }
 part="$dir/cup.step"
 cp "$(dirname "$0")/../../samples/slider_crank_cup_ball/cup.step" "$part"
 "$surfdb" convert "$part" --list-faces >"$dir/faces.csv" 2>/dev/null || bad "list faces"
@@ -67,34 +65,34 @@ else bad "--spacing grid of the cylinder: $("$surfdb" info "$dir/cyl.sdb" | grep
 
 # Never mixed with what was there: a non-empty directory is refused; --force replaces a set, and
 # only a set.
-expect_fail "into a set" "the directory is not empty (give --force to replace a surface set)" \
+expect_error "into a set" "the directory is not empty (give --force to replace a surface set)" \
   "$surfdb" convert "$part" --faces 2 --grid 8x8 -o "$dir/cup.sdbs"
 if "$surfdb" verify "$dir/cup.sdbs" >/dev/null 2>&1; then ok; else bad "a refused conversion changed the set"; fi
 "$surfdb" convert "$part" --faces 2 --grid 8x8 -o "$dir/cup.sdbs" --force 2>/dev/null || bad "--force"
 if [ "$(cd "$dir/cup.sdbs" && ls | tr '\n' ' ')" = "face_0002.sdb manifest.json " ]; then ok; else bad "--force left: $(ls "$dir/cup.sdbs")"; fi
 mkdir "$dir/mine" && echo notes >"$dir/mine/notes.txt"
-expect_fail "--force on a foreign directory" "it holds notes.txt, which is not part of a surface set" \
+expect_error "--force on a foreign directory" "it holds notes.txt, which is not part of a surface set" \
   "$surfdb" convert "$part" --all-faces --grid 8x8 -o "$dir/mine" --force
-expect_fail "a file where the set goes" "a file of that name exists, not a directory" \
+expect_error "a file where the set goes" "a file of that name exists, not a directory" \
   "$surfdb" convert "$part" --all-faces --grid 8x8 -o "$dir/faces.csv"
-expect_fail "a set under a file" "cannot write the set $dir/faces.csv/all: $dir/faces.csv is not a directory" \
+expect_error "a set under a file" "cannot write the set $dir/faces.csv/all: $dir/faces.csv is not a directory" \
   "$surfdb" convert "$part" --all-faces --grid 8x8 -o "$dir/faces.csv/all"
-expect_fail "a face the part lacks" "face 99 does not exist" \
+expect_error "a face the part lacks" "face 99 does not exist" \
   "$surfdb" convert "$part" --faces 2,99 --grid 8x8 -o "$dir/none.sdbs"
 if [ ! -e "$dir/none.sdbs" ]; then ok; else bad "a refused set was written"; fi
 
 # Damage is named: the face, the file, the problem.
 cp -r "$dir/again.sdbs" "$dir/damaged.sdbs"
 printf 'x' | dd of="$dir/damaged.sdbs/face_0002.sdb" bs=1 seek=5000 conv=notrunc 2>/dev/null
-expect_fail "a damaged table" "$dir/damaged.sdbs, face 2 (face_0002.sdb): data record" "$surfdb" verify "$dir/damaged.sdbs"
+expect_error "a damaged table" "$dir/damaged.sdbs, face 2 (face_0002.sdb): data record" "$surfdb" verify "$dir/damaged.sdbs"
 cp -r "$dir/again.sdbs" "$dir/swapped.sdbs"
 cp "$dir/some.sdbs/face_0003.sdb" "$dir/swapped.sdbs/face_0003.sdb"
-expect_fail "a table from another conversion" "face 3 (face_0003.sdb): its header does not match" "$surfdb" verify "$dir/swapped.sdbs"
+expect_error "a table from another conversion" "face 3 (face_0003.sdb): its header does not match" "$surfdb" verify "$dir/swapped.sdbs"
 rm "$dir/swapped.sdbs/face_0003.sdb"
-expect_fail "a missing table" "face 3 (face_0003.sdb): the table is missing" "$surfdb" info "$dir/swapped.sdbs"
+expect_error "a missing table" "face 3 (face_0003.sdb): the table is missing" "$surfdb" info "$dir/swapped.sdbs"
 sed -i 's/"format_version": 1/"format_version": 7/' "$dir/swapped.sdbs/manifest.json"
-expect_fail "a manifest from the future" "surface set format version 7 is not supported" "$surfdb" verify "$dir/swapped.sdbs"
-expect_fail "a directory that is no set" "no manifest.json" "$surfdb" verify "$dir/mine"
+expect_error "a manifest from the future" "surface set format version 7 is not supported" "$surfdb" verify "$dir/swapped.sdbs"
+expect_error "a directory that is no set" "no manifest.json" "$surfdb" verify "$dir/mine"
 
 # Killed mid-set (SIGKILL): the half-written directory is hidden, and the next run removes it.
 set -m
@@ -115,7 +113,7 @@ sed "${ln}s/ADVANCED_FACE('/ADVANCED_FACE((('/" "$part" >"$dir/damaged.step"
 "$surfdb" convert "$dir/damaged.step" --list-faces >"$dir/damaged.csv" 2>"$dir/err" || bad "damaged part: $(cat "$dir/err")"
 if grep -q "warning: damaged.step is damaged or partly unsupported: .* could not be converted, so the part may lack faces" "$dir/err" \
    && [ "$(wc -l <"$dir/damaged.csv")" -eq "$faces" ]; then ok; else bad "damaged part: $(cat "$dir/err"), $(wc -l <"$dir/damaged.csv") lines"; fi
-expect_fail "--strict on a damaged part" "could not be converted, so the part may lack faces (--strict)" \
+expect_error "--strict on a damaged part" "could not be converted, so the part may lack faces (--strict)" \
   "$surfdb" convert "$dir/damaged.step" --all-faces --grid 8x8 --strict -o "$dir/strict.sdbs"
 if [ ! -e "$dir/strict.sdbs" ]; then ok; else bad "--strict wrote the set"; fi
 if "$surfdb" convert "$part" --list-faces --strict 2>"$dir/err" >/dev/null && [ ! -s "$dir/err" ]; then ok; else bad "--strict on an intact part: $(cat "$dir/err")"; fi

@@ -1,6 +1,6 @@
 # Shared by the command-line test scripts (source it after setting $dir, a scratch directory):
-# pass/fail counters, the check that a command fails with its message on standard error, and the
-# closing line CTest reads.
+# pass/fail counters, the checks that a command fails with its message on standard error (an
+# error, a usage error), and the closing line CTest reads.
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); }
@@ -21,6 +21,19 @@ check_failure() {
   if ! grep -qF -- "$message" "$dir/err"; then bad "$what: stderr lacks '$message': $(cat "$dir/err")"; return; fi
   if [ "$(wc -l <"$dir/err")" -ne 1 ]; then bad "$what: more than one line on stderr"; return; fi
   ok
+}
+
+# expect_error DESCRIPTION MESSAGE-SUBSTRING COMMAND...: exit 1 (an error) and the message, alone
+# on standard error.
+expect_error() { check_failure "$1" "$2" 1 "${@:3}"; }
+
+# expect_usage DESCRIPTION MESSAGE-SUBSTRING COMMAND...: exit 2 (a usage error), the message alone
+# on standard error and nothing on standard output.
+expect_usage() {
+  local before=$failed
+  check_failure "$1" "$2" 2 "${@:3}"
+  [ "$failed" -ne "$before" ] && return
+  if [ -s "$dir/out" ]; then passed=$((passed - 1)); bad "$1: wrote to standard output: $(head -c 200 "$dir/out")"; fi
 }
 
 # The closing line, and the exit status: 0 when nothing failed.

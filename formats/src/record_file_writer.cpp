@@ -57,7 +57,7 @@ void RecordFileWriter::write_record(std::span<const std::uint8_t> bytes) {
   checksums_.push_back(checksum(bytes));
 }
 
-void RecordFileWriter::commit(Header header) {
+Header RecordFileWriter::commit(Header header) {
   if (checksums_.size() != layout_.data_records)
     throw FormatError("internal: commit after " + std::to_string(checksums_.size()) + " of " +
                       std::to_string(layout_.data_records) + " records");
@@ -91,6 +91,7 @@ void RecordFileWriter::commit(Header header) {
     ::fsync(dfd);
     ::close(dfd);
   }
+  return header;
 }
 
 }  // namespace surfdb

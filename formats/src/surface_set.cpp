@@ -120,8 +120,8 @@ std::string read_text(const std::filesystem::path& path, const std::string& wher
   return text.str();
 }
 
-// The header of one table of the set, against its manifest entry.
-void check_table(const std::filesystem::path& dir, const SetManifest& m, const SetFace& face,
+// The header of one table of the set, checked against its manifest entry.
+Header read_table_header(const std::filesystem::path& dir, const SetManifest& m, const SetFace& face,
                  const std::string& set_name) {
   const std::filesystem::path path = dir / face.file;
   const std::string where = set_name + ", face " + std::to_string(face.index) + " (" + face.file + ")";
@@ -145,6 +145,7 @@ void check_table(const std::filesystem::path& dir, const SetManifest& m, const S
   if (h.source.name != m.source_name || h.source.face_index != face.index)
     throw FormatError(where + ": the table holds face " + std::to_string(h.source.face_index) + " of " +
                       h.source.name + ", not face " + std::to_string(face.index) + " of " + m.source_name);
+  return h;
 }
 
 }  // namespace
@@ -227,23 +228,24 @@ bool is_surface_set_path(const std::filesystem::path& path) {
   return std::filesystem::is_directory(path, ec);
 }
 
-SetManifest read_surface_set(const std::filesystem::path& set_dir) {
+SurfaceSet read_surface_set(const std::filesystem::path& set_dir) {
   const std::string set_name = set_dir.string();
   if (!is_surface_set_path(set_dir)) throw FormatError(set_name + ": not a surface set directory");
   const std::filesystem::path manifest_path = set_dir / kManifestName;
   std::error_code ec;
   if (!std::filesystem::exists(manifest_path, ec))
     throw FormatError(set_name + ": no " + kManifestName + " (not a surface set, or an interrupted copy)");
-  const SetManifest m = decode_manifest(read_text(manifest_path, set_name), manifest_path.string());
+  SurfaceSet set{decode_manifest(read_text(manifest_path, set_name), manifest_path.string()), {}};
+  const SetManifest& m = set.manifest;
   if (m.faces.empty()) throw FormatError(manifest_path.string() + ": the set holds no faces");
-  for (const SetFace& face : m.faces) check_table(set_dir, m, face, set_name);
+  for (const SetFace& face : m.faces) set.headers.push_back(read_table_header(set_dir, m, face, set_name));
   for (const auto& entry : std::filesystem::directory_iterator(set_dir)) {
     const std::string name = entry.path().filename().string();
     if (name == kManifestName) continue;
     const bool listed = std::any_of(m.faces.begin(), m.faces.end(), [&](const SetFace& f) { return f.file == name; });
     if (!listed) throw FormatError(set_name + ": " + name + " is not listed in the manifest (a stray file in the set)");
   }
-  return m;
+  return set;
 }
 
 }  // namespace surfdb

@@ -218,7 +218,7 @@ void commit_temporary_directory(TemporaryDirectory& t, bool replace_existing) {
   if (errno != ENOTEMPTY && errno != EEXIST)
     throw FormatError("cannot move the finished set into place as " + target + ": " + std::strerror(errno));
   if (!replace_existing)
-    throw FormatError("cannot write " + target + ": the directory is not empty (--force replaces a surface set)");
+    throw FormatError("cannot write " + target + ": the directory is not empty");
   if (::renameat2(AT_FDCWD, t.path.c_str(), AT_FDCWD, t.target.c_str(), RENAME_EXCHANGE) != 0)
     throw FormatError("cannot replace " + target + ": " + std::strerror(errno));
   std::error_code ec;  // the temporary's name now holds the old set

@@ -43,6 +43,9 @@ struct CadModel::Impl {
   TopTools_IndexedMapOfShape faces;
   std::vector<std::vector<std::uint32_t>> adjacent;  // per face (0-based), ascending face numbers
   std::vector<std::string> warnings;
+
+  /// Throws CadError when `index` is not in 1..faces.Extent().
+  const TopoDS_Face& face(std::uint32_t index) const;
 };
 
 namespace {
@@ -171,12 +174,17 @@ std::vector<std::vector<std::uint32_t>> adjacency(const TopoDS_Shape& shape, con
   return adjacent;
 }
 
-Box3 bounding_box(const TopoDS_Face& face) {
+// AddOptimal (exact extrema of the trimmed face) where it succeeds, else the looser Add.
+Box3 optimal_box(const TopoDS_Face& face) {
   Bnd_Box box;
-  BRepBndLib::AddOptimal(face, box, /*useTriangulation=*/false, /*useShapeTolerance=*/false);
+  try {
+    BRepBndLib::AddOptimal(face, box, /*useTriangulation=*/false, /*useShapeTolerance=*/false);
+  } catch (const Standard_Failure&) {  // the extrema can fail on odd faces
+    box.SetVoid();
+    BRepBndLib::Add(face, box, false);
+  }
   Box3 b;
-  if (box.IsVoid()) return b;
-  box.Get(b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]);
+  if (!box.IsVoid()) box.Get(b.min[0], b.min[1], b.min[2], b.max[0], b.max[1], b.max[2]);
   return b;
 }
 
@@ -226,11 +234,15 @@ std::string CadModel::kind() const { return impl_->kind; }
 LengthUnit CadModel::unit() const { return impl_->unit; }
 const std::vector<std::string>& CadModel::warnings() const { return impl_->warnings; }
 
+const TopoDS_Face& CadModel::Impl::face(std::uint32_t index) const {
+  if (index < 1 || index > static_cast<std::uint32_t>(faces.Extent()))
+    throw CadError(path.string() + ": face " + std::to_string(index) + " does not exist (faces are 1.." +
+                   std::to_string(faces.Extent()) + ")");
+  return TopoDS::Face(faces(static_cast<int>(index)));
+}
+
 FaceInfo CadModel::face_info(std::uint32_t index) const {
-  if (index < 1 || index > face_count())
-    throw CadError(impl_->path.string() + ": face " + std::to_string(index) +
-                   " does not exist (faces are 1.." + std::to_string(face_count()) + ")");
-  const TopoDS_Face& face = TopoDS::Face(impl_->faces(static_cast<int>(index)));
+  const TopoDS_Face& face = impl_->face(index);
   const BRepAdaptor_Surface surface(face, true);
   FaceInfo info;
   info.index = index;
@@ -241,29 +253,21 @@ FaceInfo CadModel::face_info(std::uint32_t index) const {
   GProp_GProps props;
   BRepGProp::SurfaceProperties(face, props);
   info.area = props.Mass();
-  try {
-    info.bounding_box = bounding_box(face);
-  } catch (const Standard_Failure&) {  // AddOptimal's exact extrema can fail on odd faces
-    Bnd_Box box;
-    BRepBndLib::Add(face, box, false);
-    if (!box.IsVoid())
-      box.Get(info.bounding_box.min[0], info.bounding_box.min[1], info.bounding_box.min[2],
-              info.bounding_box.max[0], info.bounding_box.max[1], info.bounding_box.max[2]);
-  }
   info.adjacent = impl_->adjacent[index - 1];
   return info;
 }
 
+Box3 CadModel::bounding_box(std::uint32_t index) const { return optimal_box(impl_->face(index)); }
+
 std::unique_ptr<SurfaceSource> CadModel::face(std::uint32_t index) const {
-  const FaceInfo f = face_info(index);
+  const TopoDS_Face& face = impl_->face(index);
   SourceInfo s;
   s.kind = impl_->kind;
   s.name = impl_->path.filename().string();
-  s.surface_type = f.surface_type;
+  s.surface_type = surface_type_name(BRepAdaptor_Surface(face, true));
   s.face_index = index;
-  s.orientation = f.orientation;
-  return std::make_unique<OcctFaceSource>(TopoDS::Face(impl_->faces(static_cast<int>(index))), s,
-                                          impl_->unit);
+  s.orientation = face.Orientation() == TopAbs_REVERSED ? FaceOrientation::reversed : FaceOrientation::forward;
+  return std::make_unique<OcctFaceSource>(face, s, impl_->unit);
 }
 
 }  // namespace surfdb

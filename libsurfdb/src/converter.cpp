@@ -152,6 +152,11 @@ void check_float32_parameters(const Header& h) {
 
 }  // namespace
 
+RecordSize record_within(RecordSize record, GridSize grid) {
+  return {static_cast<std::uint32_t>(std::min<std::uint64_t>(record.u, grid.u)),
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(record.v, grid.v))};
+}
+
 ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
                               const std::filesystem::path& destination,
                               const ConvertProgress& progress) {
@@ -203,7 +208,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   }
 
   const auto t_commit = Clock::now();
-  writer.commit(h);
+  h = writer.commit(h);  // the report's header is the file's, checksum table hash included
   report.writing_seconds += seconds_since(t_commit);
   report.total_seconds = seconds_since(t0);
   return report;

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/temporary_file.hpp"
@@ -31,21 +30,19 @@ std::vector<std::uint32_t> chosen_faces(const CadModel& model, const SurfaceSetO
   return options.faces;
 }
 
-SetFace set_face(const FaceInfo& info, const std::filesystem::path& table) {
+// The manifest's entry for a face just converted: its header as the converter encoded it.
+SetFace set_face(const CadModel& model, std::uint32_t index, const std::string& file, const Header& header) {
+  const FaceInfo info = model.face_info(index);
   SetFace face;
-  face.index = info.index;
-  face.file = table.filename().string();
+  face.index = index;
+  face.file = file;
   face.surface_type = info.surface_type;
   face.orientation = info.orientation;
-  face.bounding_box = info.bounding_box;
+  face.bounding_box = model.bounding_box(index);
   face.adjacent = info.adjacent;
-  std::vector<std::uint8_t> head(kHeaderBytes);
-  std::ifstream in(table, std::ios::binary);
-  in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
-  const Header h = decode_header(head, std::filesystem::file_size(table));
-  face.u_points = h.layout.u_points;
-  face.v_points = h.layout.v_points;
-  face.header_checksum = header_checksum(head);
+  face.u_points = header.layout.u_points;
+  face.v_points = header.layout.v_points;
+  face.header_checksum = header_checksum(encode_header(header));
   return face;
 }
 
@@ -65,11 +62,9 @@ void write_manifest(const SetManifest& manifest, const std::filesystem::path& pa
 std::vector<PlannedFace> plan_surface_set(const CadModel& model, const SurfaceSetOptions& options) {
   std::vector<PlannedFace> plan;
   for (const std::uint32_t f : chosen_faces(model, options)) {
-    PlannedFace p{f, options.table.grid, options.table.record};
-    if (options.spacing) p.grid = grid_for_spacing(*model.face(f), *options.spacing, options.max_grid);
-    p.record.u = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.record.u, p.grid.u));
-    p.record.v = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.record.v, p.grid.v));
-    plan.push_back(p);
+    const GridSize grid =
+        options.spacing ? grid_for_spacing(*model.face(f), *options.spacing, options.max_grid) : options.table.grid;
+    plan.push_back({f, grid, record_within(options.table.record, grid)});
   }
   return plan;
 }
@@ -115,9 +110,10 @@ SurfaceSetReport write_surface_set(const CadModel& model, const std::vector<Plan
       ConvertOptions table = options.table;
       table.grid = p.grid;
       table.record = p.record;
-      const std::filesystem::path path = dir.path / set_table_name(p.index);
+      const std::string file = set_table_name(p.index);
+      Header header;
       try {
-        report.bytes += convert_surface(*model.face(p.index), table, path, observer.face_progress).header.layout.file_bytes;
+        header = convert_surface(*model.face(p.index), table, dir.path / file, observer.face_progress).header;
       } catch (const DegenerateGeometry& e) {
         if (!options.skip_bad_faces)
           throw DegenerateGeometry("face " + std::to_string(p.index) + ": " + e.what() +
@@ -128,7 +124,8 @@ SurfaceSetReport write_surface_set(const CadModel& model, const std::vector<Plan
       } catch (const std::exception& e) {
         throw FormatError("face " + std::to_string(p.index) + ": " + e.what());
       }
-      m.faces.push_back(set_face(model.face_info(p.index), path));
+      report.bytes += header.layout.file_bytes;
+      m.faces.push_back(set_face(model, p.index, file, header));
     }
     if (m.faces.empty())
       throw FormatError("no face of " + m.source_name + " could be converted: the set " + destination.string() +

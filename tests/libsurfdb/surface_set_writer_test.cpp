@@ -68,7 +68,7 @@ TEST_CASE("each face of a box shares an edge with four faces: all but itself and
     // the face not adjacent (besides itself) is the parallel one: flat along the same axis
     for (std::uint32_t g = 1; g <= 6; ++g) {
       if (g == f || std::find(info.adjacent.begin(), info.adjacent.end(), g) != info.adjacent.end()) continue;
-      const Box3 a = info.bounding_box, b = model.face_info(g).bounding_box;
+      const Box3 a = model.bounding_box(f), b = model.bounding_box(g);
       const bool parallel = (flat_in(a, 0, 0) || flat_in(a, 0, kDx)) ? (flat_in(b, 0, 0) || flat_in(b, 0, kDx))
                             : (flat_in(a, 1, 0) || flat_in(a, 1, kDy)) ? (flat_in(b, 1, 0) || flat_in(b, 1, kDy))
                                                                           : (flat_in(b, 2, 0) || flat_in(b, 2, kDz));
@@ -82,7 +82,7 @@ TEST_CASE("a face's bounding box is the face's extent in the part") {
   const CadModel model = CadModel::load(write_part(dir, false));
   int top = 0;
   for (std::uint32_t f = 1; f <= 6; ++f) {
-    const Box3 b = model.face_info(f).bounding_box;
+    const Box3 b = model.bounding_box(f);
     if (!flat_in(b, 2, kDz)) continue;
     ++top;
     CHECK(b.min[0] == doctest::Approx(0).epsilon(1e-9));
@@ -96,7 +96,7 @@ TEST_CASE("--spacing gives each face ceil(length / spacing) + 1 nodes along each
   TempDir dir;
   const CadModel model = CadModel::load(write_part(dir, false));
   for (std::uint32_t f = 1; f <= 6; ++f) {
-    const Box3 b = model.face_info(f).bounding_box;
+    const Box3 b = model.bounding_box(f);
     const GridSize g = grid_for_spacing(*model.face(f), 2.5, 999);
     const IsoLengths l = iso_lengths(*model.face(f));
     // a box face is a rectangle: its iso-lines are its sides, two of the box's dimensions
@@ -120,7 +120,7 @@ TEST_CASE("a set holds every face's table and a manifest its reader accepts") {
   o.spacing = 5;
   const SurfaceSetReport r = write_surface_set(model, plan_surface_set(model, o), o, dir / "box.sdbs");
   CHECK(r.manifest.faces.size() == 6);
-  const SetManifest m = read_surface_set(dir / "box.sdbs");
+  const SetManifest m = read_surface_set(dir / "box.sdbs").manifest;
   REQUIRE(m.faces.size() == 6);
   CHECK(m.source_name == "box.brep");
   CHECK(m.part_faces == 6);
@@ -149,8 +149,8 @@ TEST_CASE("a face that cannot be sampled fails the set naming it, or is left out
   o.skip_bad_faces = true;
   const SurfaceSetReport r = write_surface_set(model, plan_surface_set(model, o), o, dir / "a.sdbs");
   CHECK(r.manifest.faces.size() == 6);
-  REQUIRE(read_surface_set(dir / "a.sdbs").skipped.size() == 1);
-  CHECK(read_surface_set(dir / "a.sdbs").skipped[0].index == 7);
+  REQUIRE(read_surface_set(dir / "a.sdbs").manifest.skipped.size() == 1);
+  CHECK(read_surface_set(dir / "a.sdbs").manifest.skipped[0].index == 7);
   o.faces = {7};  // nothing left to write: refused, nothing written
   CHECK_THROWS_WITH_AS(write_surface_set(model, plan_surface_set(model, o), o, dir / "b.sdbs"),
                        doctest::Contains("no face"), FormatError);
@@ -198,10 +198,10 @@ TEST_CASE("an existing directory is replaced only when asked and only when it ho
   o.faces = {3};
   CHECK_THROWS_WITH_AS(write_surface_set(model, plan_surface_set(model, o), o, dir / "s.sdbs"),
                        doctest::Contains("not empty"), FormatError);
-  CHECK(read_surface_set(dir / "s.sdbs").faces.size() == 2);
+  CHECK(read_surface_set(dir / "s.sdbs").manifest.faces.size() == 2);
   o.replace_existing = true;
   write_surface_set(model, plan_surface_set(model, o), o, dir / "s.sdbs");
-  const SetManifest m = read_surface_set(dir / "s.sdbs");  // the old faces' tables are gone with it
+  const SetManifest m = read_surface_set(dir / "s.sdbs").manifest;  // the old faces' tables are gone with it
   REQUIRE(m.faces.size() == 1);
   CHECK(m.faces[0].index == 3);
   std::filesystem::create_directory(dir / "home");

@@ -79,6 +79,8 @@ expect_error "a set under a file" "cannot write the set $dir/faces.csv/all: $dir
   "$surfdb" convert "$part" --all-faces --grid 8x8 -o "$dir/faces.csv/all"
 expect_error "a face the part lacks" "face 99 does not exist" \
   "$surfdb" convert "$part" --faces 2,99 --grid 8x8 -o "$dir/none.sdbs"
+expect_error "a range past the part's faces" "face $((faces + 1)) does not exist (faces are 1..$faces)" \
+  "$surfdb" convert "$part" --faces 2-999999999 --grid 8x8 -o "$dir/none.sdbs"
 if [ ! -e "$dir/none.sdbs" ]; then ok; else bad "a refused set was written"; fi
 
 # Damage is named: the face, the file, the problem.

@@ -107,8 +107,7 @@ void convert_one(const SurfaceSource& source, const ConvertOptions& options,
 // --spacing: the grid from the surface's extent, the record no larger than the grid.
 void use_spacing(ConvertOptions& o, const SurfaceSource& source, const ConvertArgs& a) {
   o.grid = grid_for_spacing(source, a.spacing, a.max_grid);
-  o.record = {static_cast<std::uint32_t>(std::min<std::uint64_t>(o.record.u, o.grid.u)),
-              static_cast<std::uint32_t>(std::min<std::uint64_t>(o.record.v, o.grid.v))};
+  o.record = record_within(o.record, o.grid);
 }
 
 // The part, with what its reader lost or assumed logged as warnings (errors with --strict).
@@ -201,15 +200,17 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
   if (a.output.empty()) throw UsageError("-o OUT is required");
   ConvertOptions options = options_from(a, cmd);  // checked before the CAD file is read
   if (a.all_faces || cmd.count("--faces") > 0) {
+    const auto ranges = a.all_faces ? std::vector<FaceRange>{} : parse_face_list(a.faces);
     SurfaceSetOptions set;
     set.table = options;
-    if (!a.all_faces) set.faces = parse_face_list(a.faces);
     if (a.spacing > 0) set.spacing = a.spacing;
     set.max_grid = a.max_grid;
     set.skip_bad_faces = a.skip_bad_faces;
     set.replace_existing = a.force;
     check_set_destination(a.output, a.force);  // before the CAD file is read
-    convert_set(load_part(a.input, a.strict), set, a.input, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
+    const CadModel model = load_part(a.input, a.strict);
+    set.faces = faces_in(ranges, model);  // none: every face
+    convert_set(model, set, a.input, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
     return;
   }
   refuse_input_as_output(a.output, {a.input});

@@ -65,7 +65,8 @@ void print_text(const nlohmann::ordered_json& j, const std::string& prefix = "")
 
 // A set: its source, then one entry per face with what a user picks faces by.
 nlohmann::ordered_json set_json(const std::filesystem::path& dir) {
-  const SetManifest m = read_surface_set(dir);
+  const SurfaceSet set = read_surface_set(dir);
+  const SetManifest& m = set.manifest;
   nlohmann::ordered_json j;
   j["surface_set"] = dir.string();
   j["format_version"] = m.format_version;
@@ -74,15 +75,16 @@ nlohmann::ordered_json set_json(const std::filesystem::path& dir) {
   j["spacing"] = m.spacing ? nlohmann::json(*m.spacing) : nlohmann::json(nullptr);
   std::uint64_t bytes = 0;
   nlohmann::ordered_json faces = nlohmann::json::array();
-  for (const SetFace& f : m.faces) {
-    const auto db = Database::open(dir / f.file);
-    bytes += db->layout().file_bytes;
+  for (std::size_t k = 0; k < m.faces.size(); ++k) {
+    const SetFace& f = m.faces[k];
+    const Header& h = set.headers[k];
+    bytes += h.layout.file_bytes;
     faces.push_back({{"face", f.index},
                      {"file", f.file},
                      {"surface_type", f.surface_type},
                      {"orientation", f.orientation == FaceOrientation::reversed ? "reversed" : "forward"},
                      {"grid", {f.u_points, f.v_points}},
-                     {"invalid_points", db->header().invalid_points},
+                     {"invalid_points", h.invalid_points},
                      {"adjacent_faces", f.adjacent},
                      {"bounding_box", {{"min", f.bounding_box.min}, {"max", f.bounding_box.max}}}});
   }

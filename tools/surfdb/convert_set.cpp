@@ -34,9 +34,9 @@ void check_set_size(const std::vector<PlannedFace>& plan, const SurfaceSetOption
 
 }  // namespace
 
-std::vector<std::uint32_t> parse_face_list(const std::string& text) {
+std::vector<FaceRange> parse_face_list(const std::string& text) {
   static const std::regex item(R"((\d{1,9})(?:-(\d{1,9}))?)");
-  std::vector<std::uint32_t> faces;
+  std::vector<FaceRange> ranges;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
@@ -44,11 +44,23 @@ std::vector<std::uint32_t> parse_face_list(const std::string& text) {
     std::smatch m;
     if (!std::regex_match(part, m, item))
       throw UsageError("--faces '" + text + "': '" + part + "' is not a face number or a range such as 3-6");
-    const auto first = static_cast<std::uint32_t>(std::stoul(m[1])), last = m[2].matched ? static_cast<std::uint32_t>(std::stoul(m[2])) : first;
+    const auto first = static_cast<std::uint32_t>(std::stoul(m[1]));
+    const auto last = m[2].matched ? static_cast<std::uint32_t>(std::stoul(m[2])) : first;
     if (first < 1 || last < first)
       throw UsageError("--faces '" + text + "': '" + part + "': faces are numbered from 1, ranges run upwards");
-    for (std::uint32_t f = first; f <= last; ++f) faces.push_back(f);
+    ranges.push_back({first, last});
     start = comma + 1;
+  }
+  return ranges;
+}
+
+std::vector<std::uint32_t> faces_in(const std::vector<FaceRange>& ranges, const CadModel& model) {
+  std::vector<std::uint32_t> faces;
+  for (const FaceRange& r : ranges) {
+    if (r.last > model.face_count())
+      throw std::runtime_error(model.file_name() + ": face " + std::to_string(std::max(r.first, model.face_count() + 1)) +
+                               " does not exist (faces are 1.." + std::to_string(model.face_count()) + ")");
+    for (std::uint32_t f = r.first; f <= r.last; ++f) faces.push_back(f);
   }
   std::sort(faces.begin(), faces.end());
   faces.erase(std::unique(faces.begin(), faces.end()), faces.end());
@@ -57,7 +69,6 @@ std::vector<std::uint32_t> parse_face_list(const std::string& text) {
 
 void convert_set(const CadModel& model, const SurfaceSetOptions& options, const std::filesystem::path& input,
                  const std::filesystem::path& destination, std::uint64_t max_bytes, const std::string& max_size_text) {
-  check_set_destination(destination, options.replace_existing);
   refuse_input_as_output(destination, {input});
   std::error_code ec;  // a set that --force replaces must not hold the input (a hard link, say)
   for (const auto& entry : std::filesystem::directory_iterator(destination, ec)) refuse_input_as_output(entry.path(), {input});

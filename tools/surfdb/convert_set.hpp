@@ -9,12 +9,21 @@
 
 namespace surfdb::cli {
 
-/// Converts the faces `options` names into the set at `destination`, refusing before anything is
-/// written when one table exceeds `max_bytes` or all of them the free space.
+/// Converts the faces `options` names into the set at `destination` (already checked with
+/// check_set_destination), refusing before anything is written when one table exceeds `max_bytes`
+/// or all of them the free space, or when the set it replaces holds the input.
 void convert_set(const CadModel& model, const SurfaceSetOptions& options, const std::filesystem::path& input,
                  const std::filesystem::path& destination, std::uint64_t max_bytes, const std::string& max_size_text);
 
-/// "2,5,7" or "3-6,9" -> ascending face numbers without repeats; a UsageError names a bad item.
-std::vector<std::uint32_t> parse_face_list(const std::string& text);
+struct FaceRange {
+  std::uint32_t first = 1, last = 1;
+};
+
+/// "2,5,7" or "3-6,9" -> the ranges, checked for syntax only (before the part is read); a
+/// UsageError names a bad item.
+std::vector<FaceRange> parse_face_list(const std::string& text);
+
+/// The ranges' faces, ascending and without repeats; throws naming a face the part lacks.
+std::vector<std::uint32_t> faces_in(const std::vector<FaceRange>& ranges, const CadModel& model);
 
 }  // namespace surfdb::cli

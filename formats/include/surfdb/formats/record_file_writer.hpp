@@ -27,7 +27,8 @@ class RecordFileWriter {
 
   /// Writes the checksum table and the header, flushes, and renames the file into place.
   /// `header.layout` must be the layout given to the constructor; all records must be written.
-  void commit(Header header);
+  /// Returns the header as written (with its checksum table hash filled in).
+  Header commit(Header header);
 
  private:
   void write_all(std::span<const std::uint8_t> bytes, std::uint64_t offset);

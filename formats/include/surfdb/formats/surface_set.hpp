@@ -71,12 +71,18 @@ std::string encode_manifest(const SetManifest& m);
 /// part, file names without directories). Throws FormatError naming `where` and the problem.
 SetManifest decode_manifest(std::string_view text, const std::string& where);
 
+/// A set as read: its manifest and the decoded header of each face's table, in manifest order.
+struct SurfaceSet {
+  SetManifest manifest;
+  std::vector<Header> headers;
+};
+
 /// Reads `set_dir`/manifest.json and checks the set's structure against it: every listed table
 /// exists, is a regular file, has a valid header whose checksum matches the manifest and whose
-/// source (file name, face number) is the manifest's; no other table lies in the directory.
+/// source (file name, face number) is the manifest's; no other file lies in the directory.
 /// The tables' data records are not read (`surfdb verify` does that). Throws FormatError naming
 /// the set, the face and the file.
-SetManifest read_surface_set(const std::filesystem::path& set_dir);
+SurfaceSet read_surface_set(const std::filesystem::path& set_dir);
 
 /// True when `path` is a directory (a surface set is one; a table never is).
 bool is_surface_set_path(const std::filesystem::path& path);

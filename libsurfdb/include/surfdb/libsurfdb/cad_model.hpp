@@ -26,7 +26,6 @@ struct FaceInfo {
   ParamBounds bounds;        // BRepTools::UVBounds, with periods where the face closes
   FaceOrientation orientation = FaceOrientation::forward;
   double area = 0;           // square length units
-  Box3 bounding_box;         // of the trimmed face, length units (BRepBndLib::AddOptimal)
   std::vector<std::uint32_t> adjacent;  // faces sharing an edge with this one, ascending
 };
 
@@ -46,6 +45,9 @@ class CadModel {
   const std::vector<std::string>& warnings() const;
   /// Throws CadError when `index` is not in 1..face_count().
   FaceInfo face_info(std::uint32_t index) const;
+  /// The trimmed face's axis-aligned box in length units (BRepBndLib::AddOptimal, or Add where the
+  /// exact extrema fail). Throws CadError for a bad index.
+  Box3 bounding_box(std::uint32_t index) const;
   std::unique_ptr<SurfaceSource> face(std::uint32_t index) const;
 
  private:

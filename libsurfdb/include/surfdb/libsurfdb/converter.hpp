@@ -19,6 +19,9 @@ struct RecordSize {
   std::uint32_t u = 27, v = 27;  // nodes per record along u and v
 };
 
+/// `record` shrunk where it is larger than `grid` (a record never holds more nodes than the grid).
+RecordSize record_within(RecordSize record, GridSize grid);
+
 struct ConvertOptions {
   GridSize grid;
   RecordSize record;

@@ -157,14 +157,16 @@ RecordSize record_within(RecordSize record, GridSize grid) {
           static_cast<std::uint32_t>(std::min<std::uint64_t>(record.v, grid.v))};
 }
 
+RecordLayout table_layout(const ConvertOptions& o) {
+  return RecordLayout::make(o.grid.u, o.grid.v, o.record.u, o.record.v, kColumnsV1.size(), scalar_bytes(o.scalar));
+}
+
 ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
                               const std::filesystem::path& destination,
                               const ConvertProgress& progress) {
   const auto t0 = Clock::now();
   check_bounds(source.bounds());
-  const RecordLayout layout =
-      RecordLayout::make(options.grid.u, options.grid.v, options.record.u, options.record.v,
-                         kColumnsV1.size(), scalar_bytes(options.scalar));
+  const RecordLayout layout = table_layout(options);
   ConvertReport report;
   Header& h = report.header = make_header(source, options, layout);
   if (h.scalar == ScalarType::f32) check_float32_parameters(h);

@@ -283,7 +283,7 @@ on_terminal "$surfdb" convert --analytic torus --grid 300x300 -o "$dir/torus.sdb
 python3 - "$dir/tty_convert.txt" <<'PY' && ok || bad "convert progress"
 import sys
 lines = open(sys.argv[1], newline="").read().split("\n")
-bar = [l for l in lines if "converting torus.sdb [" in l]
+bar = [l for l in lines if "converting torus.sdb (15.4 MiB) [" in l]  # the size known before writing
 assert len(bar) == 1 and "wrote" not in bar[0] and "100.0%" in bar[0].split("\r")[-1], [l[-200:] for l in lines]
 assert any("wrote" in l for l in lines), [l[-200:] for l in lines]
 PY

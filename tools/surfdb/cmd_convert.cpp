@@ -77,8 +77,7 @@ ConvertOptions options_from(const ConvertArgs& a, const CLI::App& cmd) {
 // anything is written when one table exceeds --max-size or `files` of them the free space.
 void check_table_size(const ConvertOptions& o, const std::filesystem::path& out, const std::string& max_size,
                       std::uint64_t files) {
-  const RecordLayout l = RecordLayout::make(o.grid.u, o.grid.v, o.record.u, o.record.v,
-                                            kColumnsV1.size(), scalar_bytes(o.scalar));
+  const RecordLayout l = table_layout(o);
   const std::uint64_t max_bytes = parse_size(max_size, "--max-size");
   if (l.file_bytes > max_bytes)
     throw std::runtime_error("cannot write " + out.string() + ": the table would take " + size_text(l.file_bytes) +
@@ -90,7 +89,7 @@ void check_table_size(const ConvertOptions& o, const std::filesystem::path& out,
 
 void convert_one(const SurfaceSource& source, const ConvertOptions& options,
                  const std::filesystem::path& out) {
-  ProgressBar bar("converting " + out.filename().string());
+  ProgressBar bar("converting " + out.filename().string() + " (" + format_size(table_layout(options).file_bytes) + ")");
   const ConvertReport r = convert_surface(source, options, out, [&](std::uint64_t done, std::uint64_t total) {
     bar.update(done, total);
   });

@@ -12,9 +12,10 @@
 namespace surfdb::cli {
 namespace {
 
-std::uint64_t table_bytes(const PlannedFace& p, const ConvertOptions& o) {
-  return RecordLayout::make(p.grid.u, p.grid.v, p.record.u, p.record.v, kColumnsV1.size(), scalar_bytes(o.scalar))
-      .file_bytes;
+std::uint64_t table_bytes(const PlannedFace& p, ConvertOptions o) {
+  o.grid = p.grid;
+  o.record = p.record;
+  return table_layout(o).file_bytes;
 }
 
 void check_set_size(const std::vector<PlannedFace>& plan, const SurfaceSetOptions& options,
@@ -79,7 +80,7 @@ void convert_set(const CadModel& model, const SurfaceSetOptions& options, const 
   observer.face_started = [&](std::size_t k, std::size_t n, std::uint32_t face) {
     if (bar) bar->finish();
     bar = std::make_unique<ProgressBar>("face " + std::to_string(face) + " (" + std::to_string(k + 1) + " of " +
-                                        std::to_string(n) + ")");
+                                        std::to_string(n) + ", " + format_size(table_bytes(plan[k], options.table)) + ")");
   };
   observer.face_progress = [&](std::uint64_t done, std::uint64_t total) { bar->update(done, total); };
   observer.face_skipped = [&](std::uint32_t face, const std::string& reason) {

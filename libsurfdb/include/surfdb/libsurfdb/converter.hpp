@@ -30,6 +30,10 @@ struct ConvertOptions {
   unsigned threads = 0;       // 0: one per hardware thread
 };
 
+/// The layout of the table `options` describe (its file_bytes is the file's size), known before
+/// anything is sampled. Throws FormatError for sizes the format cannot hold.
+RecordLayout table_layout(const ConvertOptions& options);
+
 struct ConvertReport {
   Header header;
   double sampling_seconds = 0;  // evaluation, frames, curvatures, classification (wall time)

@@ -54,7 +54,7 @@ Run simulate(bool tables, NormalLaw law, double end = 0.1) {
   run.dissipated = sim.dissipated_energy(y.data());
   run.first_contact = pair.statistics.first_contact_time;
   run.max_indentation = pair.statistics.max_indentation;
-  run.impacts = pair.memory.impacts;
+  run.impacts = pair.statistics.impacts;
   CHECK(stats.steps == std::lround(end / 1e-6));
   CHECK(stats.end_time == doctest::Approx(end).epsilon(1e-12));
   return run;

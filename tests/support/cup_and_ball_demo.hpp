@@ -31,7 +31,7 @@ inline ContactSpec ball_cup_contact(bool tables, NormalLaw law) {
   ContactSpec c{.name = "ball-cup", .surface_i = "ball", .surface_j = "cup", .body_i = kBallBody, .body_j = kCupBody};
   if (tables) {
     const BallAndCup& t = ball_and_cup();
-    c.geometry = FreeformSurfaces{t.ball, t.cup, t.mount, t.mount, {}};
+    c.geometry = FreeformSurfaces{TableSet::single(t.ball), TableSet::single(t.cup), t.mount, t.mount, {}};
   } else {
     AnalyticContact a;
     a.shape = AnalyticContact::Shape::cavity;

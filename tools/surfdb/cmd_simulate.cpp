@@ -55,9 +55,9 @@ class TimeSeries : public RunObserver {
       add(c.in_contact()), add(c.indentation), add(c.indentation_rate), add(p.state().last_force);
       for (const auto& v : {c.point_i, c.point_j}) add(v.x()), add(v.y()), add(v.z());
       add(c.u_i), add(c.v_i), add(c.u_j), add(c.v_j);
-      const FreeformContact* f = p.freeform();
-      add(f ? static_cast<double>(f->binding_i().window().stats().updates) : 0.0);
-      add(f ? static_cast<double>(f->binding_j().window().stats().updates) : 0.0);
+      const FreeformManifold* f = p.freeform();
+      add(f ? static_cast<double>(f->window_stats_i().updates) : 0.0);
+      add(f ? static_cast<double>(f->window_stats_j().updates) : 0.0);
     }
     for (std::size_t k = 0; k < sim.dynamics().joint_count(); ++k) {
       const Eigen::Vector3d f = sim.dynamics().joint_reaction(static_cast<int>(k)).force;
@@ -87,15 +87,15 @@ nlohmann::ordered_json contact_summary(const ContactPair& p) {
   c["name"] = p.name();
   c["first_contact_time"] = std::isnan(s.statistics.first_contact_time) ? nlohmann::json(nullptr)
                                                                         : nlohmann::json(s.statistics.first_contact_time);
-  c["impacts"] = s.memory.impacts;
+  c["impacts"] = s.statistics.impacts;
   c["max_indentation"] = s.statistics.max_indentation;
   nlohmann::ordered_json updates = nlohmann::ordered_json::object(), records = updates, outside = updates;
-  if (const FreeformContact* f = p.freeform()) {
-    for (const auto& [name, binding] : {std::pair{p.spec().surface_i, &f->binding_i()},
-                                        std::pair{p.spec().surface_j, &f->binding_j()}}) {
-      updates[name] = binding->window().stats().updates;
-      records[name] = binding->window().stats().records_read;
-      outside[name] = binding->window().stats().outside_reads;
+  if (const FreeformManifold* f = p.freeform()) {
+    for (const auto& [name, stats] : {std::pair{p.spec().surface_i, f->window_stats_i()},
+                                      std::pair{p.spec().surface_j, f->window_stats_j()}}) {
+      updates[name] = stats.updates;
+      records[name] = stats.records_read;
+      outside[name] = stats.outside_reads;
     }
   }
   c["window_updates"] = updates;
@@ -121,8 +121,8 @@ void write_summary(const std::filesystem::path& file, const Simulation& sim, con
   j["constraint_drift"] = run.constraint_drift;
   std::uint64_t window_bytes = 0;
   for (const ContactPair& p : sim.pairs())
-    if (const FreeformContact* f = p.freeform())
-      window_bytes += f->binding_i().window().stats().bytes_resident + f->binding_j().window().stats().bytes_resident;
+    if (const FreeformManifold* f = p.freeform())
+      window_bytes += f->window_stats_i().bytes_resident + f->window_stats_j().bytes_resident;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   j["memory"] = {{"peak_resident_bytes", static_cast<std::uint64_t>(usage.ru_maxrss) * 1024},
@@ -165,8 +165,8 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   std::vector<std::filesystem::path> inputs{a.scenario};
   for (const ContactSpec& c : s.contacts)
     if (const auto* f = std::get_if<FreeformSurfaces>(&c.geometry))
-      for (const auto& table : {f->surface_i, f->surface_j})
-        if (table) inputs.push_back(table->path());
+      for (const auto& surface : {f->surface_i, f->surface_j})
+        for (const TableFace& face : surface->faces()) inputs.push_back(face.table->path());
   for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
 
   const std::unique_ptr<Simulation> simulation = make_simulation(s);

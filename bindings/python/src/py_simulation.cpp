@@ -51,7 +51,7 @@ py::dict simulate(const std::string& path, std::optional<double> end_time, const
     d["name"] = p.name();
     d["first_contact_time"] = std::isnan(c.statistics.first_contact_time) ? py::object(py::none())
                                                                           : py::float_(c.statistics.first_contact_time);
-    d["impacts"] = c.memory.impacts;
+    d["impacts"] = c.statistics.impacts;
     d["max_indentation"] = c.statistics.max_indentation;
     d["solver_failures"] = c.statistics.solver_failures;
     contacts.append(d);

@@ -93,7 +93,7 @@ surfdb_status surfdb_simulation_contact(const surfdb_simulation* sim, int index,
   const surfdb::ContactState& s = sim->sim->pairs()[static_cast<std::size_t>(index)].state();
   out->first_contact_time = std::isnan(s.statistics.first_contact_time) ? -1.0 : s.statistics.first_contact_time;
   out->max_indentation = s.statistics.max_indentation;
-  out->impacts = s.memory.impacts;
+  out->impacts = s.statistics.impacts;
   out->solver_failures = static_cast<long long>(s.statistics.solver_failures);
   return SURFDB_OK;
 }

@@ -7,22 +7,42 @@ namespace surfdb {
 ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
   if (const auto* f = std::get_if<FreeformSurfaces>(&spec_.geometry))
     state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
+  state_.memory.resize(state_.freeform ? state_.freeform->size() : 1);
 }
 
-ContactResult ContactPair::detect(const BodyState& i, const BodyState& j) {
-  if (state_.freeform) return state_.freeform->evaluate(i, j);
+std::span<const ContactResult> ContactPair::detect(const BodyState& i, const BodyState& j) {
+  if (state_.freeform) {
+    state_.freeform->evaluate(i, j);
+    return state_.freeform->results();
+  }
   const AnalyticContact& a = std::get<AnalyticContact>(spec_.geometry);
   switch (a.shape) {
-    case AnalyticContact::Shape::plane: return contact_sphere_plane(i, a.sphere, j, a.plane);
-    case AnalyticContact::Shape::sphere: return contact_sphere_sphere(i, a.sphere, j, a.other);
-    case AnalyticContact::Shape::cavity: return contact_sphere_in_sphere(i, a.sphere, j, a.other);
+    case AnalyticContact::Shape::plane: analytic_ = contact_sphere_plane(i, a.sphere, j, a.plane); break;
+    case AnalyticContact::Shape::sphere: analytic_ = contact_sphere_sphere(i, a.sphere, j, a.other); break;
+    case AnalyticContact::Shape::cavity: analytic_ = contact_sphere_in_sphere(i, a.sphere, j, a.other); break;
   }
-  return {};
+  return {&analytic_, 1};
 }
 
-ContactForces ContactPair::forces(const ContactResult& contact) const {
+bool ContactPair::active(std::size_t k) const {
+  return state_.freeform ? state_.freeform->active(k) : analytic_.in_contact();
+}
+
+// A point that has just walked onto slot k from a neighbour slot (across an edge the faces share)
+// continues the neighbour's impact: the dissipative laws divide by the impact velocity, and the
+// approach rate of a sliding point is about zero.
+const ImpactMemory& ContactPair::memory_of(std::size_t k) const {
+  const ImpactMemory& own = state_.memory[k];
+  if (own.in_contact || !state_.freeform) return own;
+  for (std::size_t e = 0; e < state_.memory.size(); ++e)
+    if (state_.memory[e].in_contact && state_.freeform->neighbours(k, e)) return state_.memory[e];
+  return own;
+}
+
+ContactForces ContactPair::forces(std::size_t k) const {
   ContactForces f;
-  if (!contact.in_contact()) return f;
+  if (!active(k)) return f;
+  const ContactResult& contact = state_.freeform ? state_.freeform->results()[k] : analytic_;
   NormalLaw law = spec_.law;
   if (spec_.curvature_stiffness) {
     const auto& [material_i, material_j] = *spec_.curvature_stiffness;
@@ -31,25 +51,56 @@ ContactForces ContactPair::forces(const ContactResult& contact) const {
   }
   const double n = std::visit([](const auto& l) { return l.exponent; }, law);
   const double K = std::visit([](const auto& l) { return l.stiffness; }, law);
-  f.normal = normal_force(law, contact.indentation, contact.indentation_rate, impact_velocity(state_.memory, contact));
+  f.normal = normal_force(law, contact.indentation, contact.indentation_rate, impact_velocity(memory_of(k), contact));
   f.elastic = K * std::pow(contact.indentation, n);
   f.elastic_energy = K * std::pow(contact.indentation, n + 1) / (n + 1);
   f.tangential = friction_force(spec_.friction, f.normal, contact.tangential_velocity);
   return f;
 }
 
-void ContactPair::accept(double t, const ContactResult& c) {
-  const ContactForces f = forces(c);
-  state_.last = c;
-  state_.last_force = f.normal;
-  state_.last_elastic_energy = f.elastic_energy;
-  update_impact(state_.memory, c);
-  ContactStatistics& s = state_.statistics;
-  if (c.in_contact()) {
-    if (std::isnan(s.first_contact_time)) s.first_contact_time = t;
-    s.max_indentation = std::max(s.max_indentation, c.indentation);
+void ContactPair::accept(double t) {
+  const std::span<const ContactResult> results =
+      state_.freeform ? state_.freeform->results() : std::span<const ContactResult>(&analytic_, 1);
+  ContactState& s = state_;
+  ContactStatistics& stats = s.statistics;
+  s.points = 0;
+  s.last_force = 0;
+  s.last_elastic_energy = 0;
+  const std::size_t none = results.size();
+  std::size_t deepest = none, nearest = none;
+  bool failed = false;
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    const ContactResult& c = results[k];
+    failed |= c.status == ContactStatus::no_convergence || c.status == ContactStatus::singular;
+    if (c.status == ContactStatus::separated && (nearest == none || c.gap < results[nearest].gap)) nearest = k;
+    if (!active(k)) continue;
+    const ContactForces f = forces(k);
+    ++s.points;
+    s.last_force += f.normal;
+    s.last_elastic_energy += f.elastic_energy;
+    if (deepest == none || c.indentation > results[deepest].indentation) deepest = k;
   }
-  if (c.status == ContactStatus::no_convergence || c.status == ContactStatus::singular) ++s.solver_failures;
+  // Latch after every slot's forces used the memories as they were during the step.
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    if (!active(k) || s.memory[k].in_contact) continue;
+    const ImpactMemory& from = memory_of(k);
+    if (&from == &s.memory[k]) continue;
+    s.memory[k].impact_velocity = from.impact_velocity;  // the episode goes on: no impact counted
+    s.memory[k].in_contact = true;
+  }
+  stats.impacts = 0;
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    static const ContactResult kApart{};
+    update_impact(s.memory[k], active(k) ? results[k] : kApart);
+    stats.impacts += s.memory[k].impacts;
+  }
+  s.last = results[deepest != none ? deepest : nearest != none ? nearest : 0];
+  stats.max_points = std::max(stats.max_points, s.points);
+  if (s.points > 0) {
+    if (std::isnan(stats.first_contact_time)) stats.first_contact_time = t;
+    stats.max_indentation = std::max(stats.max_indentation, s.last.indentation);
+  }
+  if (failed) ++stats.solver_failures;
 }
 
 }  // namespace surfdb

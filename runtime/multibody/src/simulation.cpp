@@ -21,18 +21,22 @@ void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads
     ContactPair& pair = pairs_[k];
     const int i = pair.spec().body_i, j = pair.spec().body_j;
     const BodyState bi = state_of(y, i), bj = state_of(y, j);
-    const ContactResult c = pair.detect(bi, bj);
-    const ContactForces f = pair.forces(c);
-    power_[k] = (f.normal - f.elastic) * c.indentation_rate - f.tangential.dot(c.tangential_velocity);
-    if (!c.in_contact()) continue;
-    const ContactWrench w = contact_wrench(c, f.normal, f.tangential, bi.pose, bj.pose);
-    if (i != kGround) {
-      loads[i].force += w.force_i;
-      loads[i].torque += w.torque_i;
-    }
-    if (j != kGround) {
-      loads[j].force += w.force_j;
-      loads[j].torque += w.torque_j;
+    const std::span<const ContactResult> points = pair.detect(bi, bj);
+    power_[k] = 0;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      if (!pair.active(p)) continue;
+      const ContactResult& c = points[p];
+      const ContactForces f = pair.forces(p);
+      power_[k] += (f.normal - f.elastic) * c.indentation_rate - f.tangential.dot(c.tangential_velocity);
+      const ContactWrench w = contact_wrench(c, f.normal, f.tangential, bi.pose, bj.pose);
+      if (i != kGround) {
+        loads[i].force += w.force_i;
+        loads[i].torque += w.torque_i;
+      }
+      if (j != kGround) {
+        loads[j].force += w.force_j;
+        loads[j].torque += w.torque_j;
+      }
     }
   }
 }
@@ -43,8 +47,10 @@ void Simulation::derivative(double t, const double* y, double* ydot) {
 }
 
 void Simulation::accept(double t, const double* y) {
-  for (ContactPair& pair : pairs_)
-    pair.accept(t, pair.detect(state_of(y, pair.spec().body_i), state_of(y, pair.spec().body_j)));
+  for (ContactPair& pair : pairs_) {
+    pair.detect(state_of(y, pair.spec().body_i), state_of(y, pair.spec().body_j));
+    pair.accept(t);
+  }
 }
 
 double Simulation::mechanical_energy(const double* y) const {

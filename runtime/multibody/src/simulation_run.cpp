@@ -26,8 +26,8 @@ class OutputClock {
     bool dense = false;
     for (std::size_t k = 0; k < impacts_.size(); ++k) {
       const ContactState& s = sim.pairs()[k].state();
-      if (s.memory.impacts != impacts_[k]) impacts_[k] = s.memory.impacts, rows_[k] = 0;
-      if (s.last.in_contact() && rows_[k] < schedule_.steps_per_impact) dense = true, ++rows_[k];
+      if (s.statistics.impacts != impacts_[k]) impacts_[k] = s.statistics.impacts, rows_[k] = 0;
+      if (s.points > 0 && rows_[k] < schedule_.steps_per_impact) dense = true, ++rows_[k];
     }
     if (!dense && t + kTimeSlack < next_ && t < end_time_) return false;
     while (next_ <= t + kTimeSlack) next_ += schedule_.interval;

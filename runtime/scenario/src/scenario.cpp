@@ -2,10 +2,12 @@
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>
+#include <limits>
 #include <map>
 #include <optional>
 
 #include "surfdb/multibody/joint_constraints.hpp"
+#include "surfdb/formats/surface_set.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
 #include "toml_reader.hpp"
 
@@ -45,7 +47,7 @@ struct SurfaceSpec {
   int body = kGround;
   SurfaceMount mount;
   enum class Kind { table, sphere, cavity, plane } kind = Kind::table;
-  std::shared_ptr<const Database> table;
+  std::shared_ptr<const TableSet> table;
   WindowSize window;
   Residency residency = Residency::direct_mapping;
   double radius = 0;
@@ -228,7 +230,7 @@ class ScenarioReader {
     const std::string name = r_.text(t, "name", "surface");
     const std::string where = "surface '" + name + "'";
     r_.only(t, {"name", "body", "table", "sphere_radius", "cavity_radius", "plane_normal", "origin", "rotation", "window",
-                "residency", "youngs_modulus", "poisson_ratio"}, where);
+                "residency", "faces", "youngs_modulus", "poisson_ratio"}, where);
     if (surfaces_.count(name)) r_.fail(t, where, "the name is used twice");
     SurfaceSpec spec;
     spec.body = body_of(t, "body", where);
@@ -257,8 +259,21 @@ class ScenarioReader {
   void read_table(const toml::table& t, const std::string& where, SurfaceSpec& spec) const {
     spec.kind = SurfaceSpec::Kind::table;
     const std::filesystem::path file = path_.parent_path() / r_.text(t, "table", where);
+    std::vector<std::uint32_t> faces;
+    if (t.get("faces")) {
+      const toml::array* list = t.get("faces")->as_array();
+      if (!list || list->empty()) r_.fail(*t.get("faces"), where + ".faces", "must be a list of face numbers");
+      for (const toml::node& e : *list) {
+        const auto face = e.value<std::int64_t>();
+        if (!face || *face < 1 || *face > std::numeric_limits<std::uint32_t>::max())
+          r_.fail(e, where + ".faces", "must hold face numbers (whole numbers from 1)");
+        faces.push_back(static_cast<std::uint32_t>(*face));
+      }
+      if (!is_surface_set_path(file))
+        r_.fail(*t.get("faces"), where + ".faces", "applies to a surface set (.sdbs), not to the single table " + file.string());
+    }
     try {
-      spec.table = Database::open(file);
+      spec.table = TableSet::open(file, faces);
     } catch (const std::exception& e) {
       r_.fail(*t.get("table"), where + ".table", e.what());
     }

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     // The tables lie in their bodies' axes; the cup's table is the ground's, centred at its origin.
     surfdb::ContactSpec contact{.name = "ball-cup", .surface_i = "ball", .surface_j = "cup", .body_i = 0,
                                 .body_j = surfdb::kGround};
-    contact.geometry = surfdb::FreeformSurfaces{surfdb::Database::open(argv[1]), surfdb::Database::open(argv[2])};
+    contact.geometry = surfdb::FreeformSurfaces{surfdb::TableSet::open(argv[1]), surfdb::TableSet::open(argv[2])};
     contact.law = surfdb::Hertz{5.0181e9};  // N/m^1.5, Machado, Flores and Ambrósio 2014, Table 3
     std::vector<surfdb::ContactPair> pairs;
     pairs.emplace_back(std::move(contact));

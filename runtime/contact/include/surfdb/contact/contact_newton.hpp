@@ -25,6 +25,8 @@ struct ContactOptions {
   int max_iterations = 25;
   double tolerance_cells = 1e-7;  // converged when Newton's next step is below this many cells
   double max_step_cells = 32;     // a Newton step moves each parameter by at most this many cells
+  double merge_distance = 1e-6;   // m: points of neighbour faces closer than this are one (contact_manifold.hpp)
+  double max_entry_depth = 1e-3;  // m: deepest indentation a contact point may begin with (contact_manifold.hpp)
 };
 
 class FreeformContact {

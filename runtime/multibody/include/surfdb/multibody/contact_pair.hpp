@@ -1,6 +1,8 @@
 // One contact of the multibody loop, as model and data: its read-only specification (which bodies
 // and surfaces, how it is detected, which force laws act) and its mutable per-run state (the
-// free-form detector's storage windows and warm start, impact memory, statistics, last result).
+// free-form detectors' storage windows and warm starts, impact memory per contact point,
+// statistics, last results). A pair of surfaces may touch at several points at once (a ball in a
+// V-groove); each point is a slot of the pair, with its own impact memory.
 #pragma once
 
 #include <cmath>
@@ -11,7 +13,10 @@
 #include <utility>
 #include <variant>
 
-#include "surfdb/contact/contact_newton.hpp"
+#include <span>
+#include <vector>
+
+#include "surfdb/contact/contact_manifold.hpp"
 #include "surfdb/contact/contact_primitives.hpp"
 #include "surfdb/contact/force_laws.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
@@ -26,9 +31,10 @@ struct AnalyticContact {
   Plane plane;    // on body j
 };
 
-/// Two lookup tables, each placed in its body, detected by the common-normal Newton solve.
+/// Two table surfaces (a table or faces of a surface set each), each placed in its body, detected
+/// by the common-normal Newton solve per pair of faces.
 struct FreeformSurfaces {
-  std::shared_ptr<const Database> surface_i, surface_j;
+  std::shared_ptr<const TableSet> surface_i, surface_j;
   SurfaceMount mount_i{}, mount_j{};
   ContactOptions options{};
 };
@@ -47,18 +53,21 @@ struct ContactSpec {
 
 struct ContactStatistics {
   double first_contact_time = NAN;    // s, NaN before any contact
-  double max_indentation = 0;         // m, over the whole run
-  std::uint64_t solver_failures = 0;  // accepted steps whose detection did not solve
+  double max_indentation = 0;         // m, over the whole run, of any point
+  std::uint64_t solver_failures = 0;  // accepted steps where some slot's detection did not solve
+  int impacts = 0;                    // contact episodes begun (a point crossing an edge continues one)
+  std::size_t max_points = 0;         // the most contact points held at once
 };
 
 /// What a contact remembers during a run.
 struct ContactState {
-  std::optional<FreeformContact> freeform;  // free-form pairs: windows and warm start
-  ImpactMemory memory{};
+  std::optional<FreeformManifold> freeform;  // free-form pairs: windows and warm starts per face pair
+  std::vector<ImpactMemory> memory;          // per slot
   ContactStatistics statistics{};
-  ContactResult last{};            // at the last accepted step
-  double last_force = 0;           // N, at the last accepted step
-  double last_elastic_energy = 0;  // J, at the last accepted step
+  ContactResult last{};            // at the last accepted step: the deepest point, else the nearest
+  std::size_t points = 0;          // contact points at the last accepted step
+  double last_force = 0;           // N, at the last accepted step: the sum over the points
+  double last_elastic_energy = 0;  // J, at the last accepted step: the sum over the points
 };
 
 struct ContactForces {
@@ -77,19 +86,27 @@ class ContactPair {
   const ContactSpec& spec() const { return spec_; }
   const std::string& name() const { return spec_.name; }
   const ContactState& state() const { return state_; }
-  /// The free-form detector, or null for an analytic pair.
-  const FreeformContact* freeform() const { return state_.freeform ? &*state_.freeform : nullptr; }
+  /// The free-form detectors, or null for an analytic pair.
+  const FreeformManifold* freeform() const { return state_.freeform ? &*state_.freeform : nullptr; }
 
-  /// Contact detection at the given body states (moves the free-form storage windows).
-  ContactResult detect(const BodyState& i, const BodyState& j);
-  /// Forces for a detection result, with the pair's laws and impact memory.
-  ContactForces forces(const ContactResult& contact) const;
-  /// After an accepted step at time t with detection result c: impact latching, outputs, statistics.
-  void accept(double t, const ContactResult& c);
+  /// Contact detection at the given body states (moves the free-form storage windows): a result
+  /// per slot (one for an analytic pair, one per pair of faces for tables).
+  std::span<const ContactResult> detect(const BodyState& i, const BodyState& j);
+  /// Whether slot k of the last detect() is a contact point that carries force.
+  bool active(std::size_t k) const;
+  /// Forces at slot k of the last detect(), with the pair's laws and the point's impact memory.
+  ContactForces forces(std::size_t k) const;
+  /// After an accepted step at time t, detect() having been called at its state: impact latching,
+  /// outputs, statistics.
+  void accept(double t);
 
  private:
+  const ImpactMemory& memory_of(std::size_t k) const;
+  void latch(std::size_t k, bool touching);
+
   ContactSpec spec_;
   ContactState state_;
+  ContactResult analytic_;  // an analytic pair's result from the last detect()
 };
 
 }  // namespace surfdb

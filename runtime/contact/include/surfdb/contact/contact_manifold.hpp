@@ -1,0 +1,65 @@
+// Contact between two surfaces of one or more faces each (table_set.hpp): one common-normal
+// detector (contact_newton.hpp) per pair of faces, each with its own storage windows and warm
+// start, so a ball in a V-groove holds two points at once and a point that walks off a face across
+// an edge the part's faces share is picked up by the neighbour face's detector. The faces'
+// bounding spheres reject distant face pairs before any solve.
+//
+// A face's common-normal solution is also found where the other surface lies behind the face but
+// nowhere near it: a ball in a V-block "touches" the block's outer side faces, centimetres deep.
+// Real contact points begin shallow, so a slot that was not active at the previous evaluation
+// becomes active only with an indentation up to max_entry_depth (and a point walking over from a
+// neighbour face arrives as shallow as it was there).
+//
+// A physical point can be found twice: at an edge two faces share, both detectors converge to it.
+// A touching slot whose point lies within merge_distance of an earlier active slot's, the two
+// slots' faces being the same or neighbours on each side, is marked merged: it carries no force.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/table/table_set.hpp"
+
+namespace surfdb {
+
+class FreeformManifold {
+ public:
+  /// Every face of surface i against every face of surface j ("slots", face_i-major). Builds the
+  /// tables' node trees when they have none yet.
+  FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
+                   std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j, ContactOptions options = {});
+
+  /// Detection for every slot at the given body states; never throws for numerical trouble.
+  void evaluate(const BodyState& body_i, const BodyState& body_j);
+
+  std::size_t size() const { return detectors_.size(); }
+  /// Every slot's result from the last evaluate().
+  std::span<const ContactResult> results() const { return results_; }
+  /// Touching, begun shallow, and not merged into another slot: a contact point that carries force.
+  bool active(std::size_t k) const { return active_[k] != 0; }
+  /// Whether a contact point can pass between slots a and b: on each side the same face or two
+  /// faces sharing an edge (false for a == b).
+  bool neighbours(std::size_t a, std::size_t b) const;
+
+  const FreeformContact& detector(std::size_t k) const { return detectors_[k]; }
+  /// Surface i's (or j's) storage windows summed over the slots: each slot binds its faces anew.
+  WindowStats window_stats_i() const;
+  WindowStats window_stats_j() const;
+  /// The part's face numbers of slot k (0 for a single table).
+  std::uint32_t face_i(std::size_t k) const { return (*surface_i_)[k / surface_j_->size()].face; }
+  std::uint32_t face_j(std::size_t k) const { return (*surface_j_)[k % surface_j_->size()].face; }
+
+ private:
+  void merge();
+
+  std::shared_ptr<const TableSet> surface_i_, surface_j_;
+  double merge_distance_;
+  std::vector<FreeformContact> detectors_;
+  std::vector<ContactResult> results_;
+  double max_entry_depth_;
+  std::vector<std::uint8_t> active_;  // this evaluation's; the previous one's until it ends
+};
+
+}  // namespace surfdb

@@ -1,0 +1,64 @@
+#include "surfdb/contact/contact_manifold.hpp"
+
+namespace surfdb {
+
+FreeformManifold::FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
+                                   std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j,
+                                   ContactOptions options)
+    : surface_i_(std::move(surface_i)), surface_j_(std::move(surface_j)), merge_distance_(options.merge_distance),
+      max_entry_depth_(options.max_entry_depth) {
+  detectors_.reserve(surface_i_->size() * surface_j_->size());
+  for (const TableFace& fi : surface_i_->faces())
+    for (const TableFace& fj : surface_j_->faces()) detectors_.emplace_back(fi.table, mount_i, fj.table, mount_j, options);
+  results_.resize(detectors_.size());
+  active_.resize(detectors_.size());
+}
+
+bool FreeformManifold::neighbours(std::size_t a, std::size_t b) const {
+  const std::size_t nj = surface_j_->size();
+  const std::size_t ia = a / nj, ib = b / nj, ja = a % nj, jb = b % nj;
+  if (a == b) return false;
+  return (ia == ib || surface_i_->adjacent(ia, ib)) && (ja == jb || surface_j_->adjacent(ja, jb));
+}
+
+void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j) {
+  for (std::size_t k = 0; k < detectors_.size(); ++k) {
+    const ContactResult& r = results_[k] = detectors_[k].evaluate(body_i, body_j);
+    active_[k] = r.in_contact() && (active_[k] || r.indentation <= max_entry_depth_);
+  }
+  if (detectors_.size() > 1) merge();
+}
+
+namespace {
+void add(WindowStats& sum, const WindowStats& s) {
+  sum.updates += s.updates;
+  sum.records_read += s.records_read;
+  sum.outside_reads += s.outside_reads;
+  sum.bytes_resident += s.bytes_resident;
+}
+}  // namespace
+
+WindowStats FreeformManifold::window_stats_i() const {
+  WindowStats sum;
+  for (const FreeformContact& d : detectors_) add(sum, d.binding_i().window().stats());
+  return sum;
+}
+
+WindowStats FreeformManifold::window_stats_j() const {
+  WindowStats sum;
+  for (const FreeformContact& d : detectors_) add(sum, d.binding_j().window().stats());
+  return sum;
+}
+
+void FreeformManifold::merge() {
+  for (std::size_t k = 1; k < detectors_.size(); ++k) {
+    if (!active_[k]) continue;
+    for (std::size_t e = 0; e < k; ++e)
+      if (active_[e] && neighbours(k, e) && (results_[k].point_j - results_[e].point_j).norm() < merge_distance_) {
+        active_[k] = 0;
+        break;
+      }
+  }
+}
+
+}  // namespace surfdb

@@ -1,0 +1,60 @@
+// The tables of one contact surface: a single table (`.sdb`), or chosen faces of a surface set
+// (`.sdbs`, docs/surface-set.md) with which of them share an edge. Read-only model data, shared by
+// every contact that uses the surface; each contact keeps its own bindings (windows) on the tables.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "surfdb/table/database.hpp"
+
+namespace surfdb {
+
+/// One face of a contact surface.
+struct TableFace {
+  std::uint32_t face = 0;  // the part's face number (1-based); 0 for a single table
+  std::shared_ptr<const Database> table;
+};
+
+class TableSet {
+ public:
+  /// A single table: one face, adjacent to nothing.
+  static std::shared_ptr<const TableSet> single(std::shared_ptr<const Database> table);
+
+  /// A `.sdb` file or a `.sdbs` directory. For a set, `faces` chooses part face numbers (all the
+  /// set holds when empty); adjacency is kept between the chosen faces. Throws FormatError naming
+  /// the set, the face and the file when the manifest or a table is missing, damaged or from
+  /// another conversion, or when a chosen face is not in the set; std::invalid_argument when faces
+  /// are given for a single table.
+  static std::shared_ptr<const TableSet> open(const std::filesystem::path& path,
+                                              const std::vector<std::uint32_t>& faces = {});
+
+  std::size_t size() const { return faces_.size(); }
+  const TableFace& operator[](std::size_t k) const { return faces_[k]; }
+  std::span<const TableFace> faces() const { return faces_; }
+
+  /// Whether faces at positions a and b share an edge of the part (false for a == b).
+  bool adjacent(std::size_t a, std::size_t b) const { return adjacent_[a * faces_.size() + b] != 0; }
+
+  /// Metres per file length unit (every table of a set has the part's unit).
+  double meters_per_unit() const { return faces_.front().table->header().meters_per_unit; }
+
+  /// A sphere holding every valid node of every face (file unit, surface axes): the surface's
+  /// bounds for the broad phase between bodies. Builds the tables' node trees.
+  const Eigen::Vector3d& bounding_centre() const { return centre_; }
+  double bounding_radius() const { return radius_; }
+
+ private:
+  TableSet(std::vector<TableFace> faces, std::vector<std::uint8_t> adjacent);
+  std::vector<TableFace> faces_;
+  std::vector<std::uint8_t> adjacent_;  // size() x size(), row-major
+  Eigen::Vector3d centre_ = Eigen::Vector3d::Zero();
+  double radius_ = 0;
+};
+
+}  // namespace surfdb

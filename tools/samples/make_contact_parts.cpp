@@ -1,0 +1,37 @@
+// Writes the parts of samples/parts_in_contact (contact_parts.hpp) as STEP files:
+//   v_groove.step  a block with a 90-degree V-groove
+//   seam_plate.step  a plate whose top is two coplanar faces
+//   fillet_ramp.step  a flat, a cylindrical fillet and a slope
+//   bowl.step  a hemispherical bowl, inner radius 60 mm
+//   ball.step  a ball of radius 10 mm; marble.step  a ball of radius 5 mm
+// Usage: make_contact_parts OUTDIR
+#include <Message.hxx>
+#include <Message_Messenger.hxx>
+
+#include <cstdio>
+#include <exception>
+
+#include "contact_parts.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: make_contact_parts OUTDIR\n");
+    return 2;
+  }
+  Message::DefaultMessenger()->ChangePrinters().Clear();
+  const std::filesystem::path dir = argv[1];
+  namespace s = surfdb::samples;
+  try {
+    s::write_step(s::v_groove_block(), dir / "v_groove.step");
+    s::write_step(s::seam_plate(), dir / "seam_plate.step");
+    s::write_step(s::fillet_ramp(), dir / "fillet_ramp.step");
+    s::write_step(s::bowl(), dir / "bowl.step");
+    s::write_step(s::ball(10), dir / "ball.step");
+    s::write_step(s::ball(5), dir / "marble.step");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "make_contact_parts: %s\n", e.what());
+    return 1;
+  }
+  std::printf("wrote the parts into %s\n", dir.c_str());
+  return 0;
+}

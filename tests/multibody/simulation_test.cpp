@@ -25,7 +25,7 @@ class Recorder : public RunObserver {
  public:
   explicit Recorder(Run& run) : run_(run) {}
   void accepted(const Simulation& sim, double, const double* y) override {
-    const ContactResult& c = sim.pairs()[0].state().last;
+    const ContactResult& c = sim.contacts()[0].single()->state().last;
     if (c.in_contact() && !touching_) run_.peaks.push_back(0);
     if (c.in_contact()) run_.peaks.back() = std::max(run_.peaks.back(), c.indentation);
     touching_ = c.in_contact();
@@ -48,7 +48,7 @@ Run simulate(bool tables, NormalLaw law, double end = 0.1) {
   Run run;
   Recorder recorder(run);
   const RunStatistics stats = sim.run(y, settings, recorder);
-  const ContactState& pair = sim.pairs()[0].state();
+  const ContactState& pair = sim.contacts()[0].single()->state();
   run.energy0 = stats.initial_energy;
   run.energy = sim.mechanical_energy(y.data());
   run.dissipated = sim.dissipated_energy(y.data());

@@ -72,7 +72,7 @@ struct Sample {
 class Recorder : public RunObserver {
  public:
   void accepted(const Simulation& sim, double t, const double* y) override {
-    const ContactPair& p = sim.pairs()[0];
+    const ContactPair& p = *sim.contacts()[0].single();
     Sample s{t, body_view(y, 0).r(), {}};
     for (std::size_t k = 0; k < p.freeform()->size(); ++k)
       if (p.active(k)) s.forces.push_back(p.forces(k).normal);
@@ -88,7 +88,7 @@ std::vector<Sample> simulate(const std::filesystem::path& scenario, RunStatistic
   Recorder recorder;
   const RunStatistics run = sim->run(y, s.run, recorder);
   if (stats) *stats = run;
-  CHECK(sim->pairs()[0].state().statistics.solver_failures == 0);
+  CHECK(sim->contacts()[0].single()->state().statistics.solver_failures == 0);
   return std::move(recorder.samples);
 }
 

@@ -32,11 +32,17 @@ class TimeSeries : public RunObserver {
     std::string header = "t";
     for (const RigidBody& b : sim.model().bodies)
       for (const char* c : {"_x", "_y", "_z"}) header += "," + b.name + c;
-    for (const ContactPair& p : sim.pairs())
-      for (const char* c : {"_touching", "_indentation", "_indentation_rate", "_normal_force", "_point_i_x", "_point_i_y",
-                            "_point_i_z", "_point_j_x", "_point_j_y", "_point_j_z", "_u_i", "_v_i", "_u_j", "_v_j",
-                            "_window_updates_i", "_window_updates_j"})
-        header.append(",").append(p.name()).append(c);
+    for (const ContactGroup& g : sim.contacts()) {
+      if (g.single())
+        for (const char* c : {"_touching", "_indentation", "_indentation_rate", "_normal_force", "_point_i_x", "_point_i_y",
+                              "_point_i_z", "_point_j_x", "_point_j_y", "_point_j_z", "_u_i", "_v_i", "_u_j", "_v_j",
+                              "_window_updates_i", "_window_updates_j"})
+          header.append(",").append(g.name()).append(c);
+      else
+        for (const char* c : {"_pairs", "_normal_force"}) header.append(",").append(g.name()).append(c);
+      for (const char* c : {"_points", "_force_x", "_force_y", "_force_z", "_torque_x", "_torque_y", "_torque_z"})
+        header.append(",").append(g.name()).append(c);
+    }
     for (const Joint& j : sim.model().joints)
       for (const char* c : {"_reaction_x", "_reaction_y", "_reaction_z"}) header += "," + j.name + c;
     header += ",energy_mechanical,energy_dissipated,constraint_violation\n";
@@ -50,14 +56,21 @@ class TimeSeries : public RunObserver {
       const auto r = body_view(y, static_cast<int>(k)).r();
       add(r.x()), add(r.y()), add(r.z());
     }
-    for (const ContactPair& p : sim.pairs()) {
-      const ContactResult& c = p.state().last;
-      add(c.in_contact()), add(c.indentation), add(c.indentation_rate), add(p.state().last_force);
-      for (const auto& v : {c.point_i, c.point_j}) add(v.x()), add(v.y()), add(v.z());
-      add(c.u_i), add(c.v_i), add(c.u_j), add(c.v_j);
-      const FreeformManifold* f = p.freeform();
-      add(f ? static_cast<double>(f->window_stats_i().updates) : 0.0);
-      add(f ? static_cast<double>(f->window_stats_j().updates) : 0.0);
+    for (const ContactGroup& g : sim.contacts()) {
+      if (const ContactPair* p = g.single()) {
+        const ContactResult& c = p->state().last;
+        add(p->state().points > 0), add(c.indentation), add(c.indentation_rate), add(p->state().last_force);
+        for (const auto& v : {c.point_i, c.point_j}) add(v.x()), add(v.y()), add(v.z());
+        add(c.u_i), add(c.v_i), add(c.u_j), add(c.v_j);
+        const FreeformManifold* f = p->freeform();
+        add(f ? static_cast<double>(f->window_stats_i().updates) : 0.0);
+        add(f ? static_cast<double>(f->window_stats_j().updates) : 0.0);
+      } else {
+        add(static_cast<double>(g.output().pairs)), add(g.output().normal_force);
+      }
+      const GroupOutput& o = g.output();
+      add(static_cast<double>(o.points));
+      for (const auto& v : {o.force, o.torque}) add(v.x()), add(v.y()), add(v.z());
     }
     for (std::size_t k = 0; k < sim.dynamics().joint_count(); ++k) {
       const Eigen::Vector3d f = sim.dynamics().joint_reaction(static_cast<int>(k)).force;
@@ -81,18 +94,20 @@ class TimeSeries : public RunObserver {
   double end_time_;  // s
 };
 
-nlohmann::ordered_json contact_summary(const ContactPair& p) {
-  const ContactState& s = p.state();
+nlohmann::ordered_json contact_summary(const ContactGroup& g) {
+  const GroupStatistics& s = g.statistics();
   nlohmann::ordered_json c;
-  c["name"] = p.name();
-  c["first_contact_time"] = std::isnan(s.statistics.first_contact_time) ? nlohmann::json(nullptr)
-                                                                        : nlohmann::json(s.statistics.first_contact_time);
-  c["impacts"] = s.statistics.impacts;
-  c["max_indentation"] = s.statistics.max_indentation;
+  c["name"] = g.name();
+  c["first_contact_time"] = std::isnan(s.first_contact_time) ? nlohmann::json(nullptr) : nlohmann::json(s.first_contact_time);
+  c["impacts"] = s.impacts;
+  c["max_indentation"] = s.max_indentation;
+  c["pairs_touched"] = s.pairs_touched;
+  c["max_points"] = s.max_points;
   nlohmann::ordered_json updates = nlohmann::ordered_json::object(), records = updates, outside = updates;
-  if (const FreeformManifold* f = p.freeform()) {
-    for (const auto& [name, stats] : {std::pair{p.spec().surface_i, f->window_stats_i()},
-                                      std::pair{p.spec().surface_j, f->window_stats_j()}}) {
+  if (const FreeformManifold* f = g.single() ? g.single()->freeform() : nullptr) {
+    const ContactSpec& spec = g.single()->spec();
+    for (const auto& [name, stats] : {std::pair{spec.surface_i, f->window_stats_i()},
+                                      std::pair{spec.surface_j, f->window_stats_j()}}) {
       updates[name] = stats.updates;
       records[name] = stats.records_read;
       outside[name] = stats.outside_reads;
@@ -101,7 +116,7 @@ nlohmann::ordered_json contact_summary(const ContactPair& p) {
   c["window_updates"] = updates;
   c["records_read"] = records;
   c["outside_reads"] = outside;
-  c["solver_failures"] = s.statistics.solver_failures;
+  c["solver_failures"] = s.solver_failures;
   return c;
 }
 
@@ -113,15 +128,15 @@ void write_summary(const std::filesystem::path& file, const Simulation& sim, con
   j["rhs_evaluations"] = run.rhs_evaluations;
   j["cpu_seconds"] = run.cpu_seconds;
   j["contacts"] = nlohmann::json::array();
-  for (const ContactPair& p : sim.pairs()) j["contacts"].push_back(contact_summary(p));
+  for (const ContactGroup& g : sim.contacts()) j["contacts"].push_back(contact_summary(g));
   const double energy0 = run.initial_energy;
   const double final_energy = sim.mechanical_energy(y.data()), dissipated = sim.dissipated_energy(y.data());
   j["energy"] = {{"initial", energy0}, {"final", final_energy}, {"dissipated", dissipated},
                  {"drift_relative", std::abs(final_energy + dissipated - energy0) / std::abs(energy0)}};
   j["constraint_drift"] = run.constraint_drift;
   std::uint64_t window_bytes = 0;
-  for (const ContactPair& p : sim.pairs())
-    if (const FreeformManifold* f = p.freeform())
+  for (const ContactGroup& g : sim.contacts())
+    if (const FreeformManifold* f = g.single() ? g.single()->freeform() : nullptr)
       window_bytes += f->window_stats_i().bytes_resident + f->window_stats_j().bytes_resident;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -163,10 +178,9 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
 
   // No output may be the scenario or one of its tables.
   std::vector<std::filesystem::path> inputs{a.scenario};
-  for (const ContactSpec& c : s.contacts)
-    if (const auto* f = std::get_if<FreeformSurfaces>(&c.geometry))
-      for (const auto& surface : {f->surface_i, f->surface_j})
-        for (const TableFace& face : surface->faces()) inputs.push_back(face.table->path());
+  for (const ContactSurface& surface : s.surfaces)
+    if (surface.tables)
+      for (const TableFace& face : surface.tables->faces()) inputs.push_back(face.table->path());
   for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
 
   const std::unique_ptr<Simulation> simulation = make_simulation(s);

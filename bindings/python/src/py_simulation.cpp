@@ -45,15 +45,16 @@ py::dict simulate(const std::string& path, std::optional<double> end_time, const
   PythonObserver observer(output);
   const RunStatistics run = sim.run(y, s.run, observer);
   py::list contacts;
-  for (const ContactPair& p : sim.pairs()) {
-    const ContactState& c = p.state();
+  for (const ContactGroup& g : sim.contacts()) {
+    const GroupStatistics& c = g.statistics();
     py::dict d;
-    d["name"] = p.name();
-    d["first_contact_time"] = std::isnan(c.statistics.first_contact_time) ? py::object(py::none())
-                                                                          : py::float_(c.statistics.first_contact_time);
-    d["impacts"] = c.statistics.impacts;
-    d["max_indentation"] = c.statistics.max_indentation;
-    d["solver_failures"] = c.statistics.solver_failures;
+    d["name"] = g.name();
+    d["first_contact_time"] = std::isnan(c.first_contact_time) ? py::object(py::none()) : py::float_(c.first_contact_time);
+    d["impacts"] = c.impacts;
+    d["max_indentation"] = c.max_indentation;
+    d["solver_failures"] = c.solver_failures;
+    d["pairs_touched"] = c.pairs_touched;
+    d["max_points"] = c.max_points;
     contacts.append(d);
   }
   py::dict summary;

@@ -61,7 +61,7 @@ int surfdb_simulation_body_count(const surfdb_simulation* sim) {
 }
 
 int surfdb_simulation_contact_count(const surfdb_simulation* sim) {
-  return sim ? static_cast<int>(sim->sim->pairs().size()) : 0;
+  return sim ? static_cast<int>(sim->sim->contacts().size()) : 0;
 }
 
 surfdb_status surfdb_simulation_run(surfdb_simulation* sim, double end_time, surfdb_output_callback output,
@@ -90,10 +90,10 @@ surfdb_status surfdb_simulation_contact(const surfdb_simulation* sim, int index,
   if (!sim || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_contact: null argument");
   if (index < 0 || index >= surfdb_simulation_contact_count(sim))
     return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_contact: no contact " + std::to_string(index));
-  const surfdb::ContactState& s = sim->sim->pairs()[static_cast<std::size_t>(index)].state();
-  out->first_contact_time = std::isnan(s.statistics.first_contact_time) ? -1.0 : s.statistics.first_contact_time;
-  out->max_indentation = s.statistics.max_indentation;
-  out->impacts = s.statistics.impacts;
-  out->solver_failures = static_cast<long long>(s.statistics.solver_failures);
+  const surfdb::GroupStatistics& s = sim->sim->contacts()[static_cast<std::size_t>(index)].statistics();
+  out->first_contact_time = std::isnan(s.first_contact_time) ? -1.0 : s.first_contact_time;
+  out->max_indentation = s.max_indentation;
+  out->impacts = s.impacts;
+  out->solver_failures = static_cast<long long>(s.solver_failures);
   return SURFDB_OK;
 }

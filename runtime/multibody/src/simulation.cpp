@@ -8,27 +8,83 @@
 namespace surfdb {
 
 Simulation::Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Stabilisation stabilisation)
-    : model_(std::move(model)), dynamics_(model_, stabilisation), pairs_(std::move(pairs)), power_(pairs_.size()) {
+    : model_(std::move(model)), dynamics_(model_, stabilisation), states_(model_.bodies.size()) {
+  for (ContactPair& p : pairs) contacts_.emplace_back(std::move(p));
+  power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
 }
 
-BodyState Simulation::state_of(const double* y, int body) const {
-  return body == kGround ? BodyState{} : body_view(y, body).body_state();
+Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surfaces, std::vector<ContactGroupSpec> contacts,
+                       Stabilisation stabilisation)
+    : model_(std::move(model)), dynamics_(model_, stabilisation), surfaces_(std::move(surfaces)),
+      states_(model_.bodies.size()) {
+  contacts_.reserve(contacts.size());
+  for (ContactGroupSpec& c : contacts) {
+    contacts_.emplace_back(std::move(c), surfaces_);
+    grouped_ |= contacts_.back().single() == nullptr;
+  }
+  for (std::size_t s = 0; s < surfaces_.size(); ++s)
+    if (surfaces_[s].bounded()) bounded_.push_back(static_cast<int>(s));
+  boxes_.resize(bounded_.size());
+  power_.resize(contacts_.size());
+  loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
+}
+
+void Simulation::update_body_states(const double* y) {
+  for (std::size_t b = 0; b < states_.size(); ++b) states_[b] = body_view(y, static_cast<int>(b)).body_state();
+}
+
+const BodyState& Simulation::state_of(int body) const {
+  static const BodyState ground{};
+  return body == kGround ? ground : states_[static_cast<std::size_t>(body)];
+}
+
+// Calls visit(contact index, surface i, surface j) for every pair in play: the fixed pairs
+// (surfaces -1), then the groups' candidates the broad phase finds close, in the sweep's order.
+template <class Visit>
+void Simulation::for_each_pair(Visit&& visit) {
+  for (std::size_t c = 0; c < contacts_.size(); ++c)
+    if (contacts_[c].single()) visit(c, -1, -1);
+  broad_phase_pairs_ = 0;
+  if (!grouped_) return;
+  for (std::size_t k = 0; k < bounded_.size(); ++k) {
+    const ContactSurface& s = surfaces_[static_cast<std::size_t>(bounded_[k])];
+    const Pose& pose = state_of(s.body).pose;
+    const Eigen::Vector3d centre = pose.r + pose.A * s.bounding_centre();
+    const Eigen::Vector3d half = Eigen::Vector3d::Constant(s.bounding_radius());
+    boxes_[k] = {centre - half, centre + half};
+  }
+  const auto offer = [&](std::size_t c, int a, int b) {
+    const int o = contacts_[c].orientation(a, b);
+    if (o == 0) return;
+    ++broad_phase_pairs_;
+    o > 0 ? visit(c, a, b) : visit(c, b, a);
+  };
+  for (const auto& [a, b] : sap_.update(boxes_))
+    for (std::size_t c = 0; c < contacts_.size(); ++c)
+      if (!contacts_[c].single()) offer(c, bounded_[static_cast<std::size_t>(a)], bounded_[static_cast<std::size_t>(b)]);
+  for (std::size_t c = 0; c < contacts_.size(); ++c) {
+    if (contacts_[c].single()) continue;
+    for (const auto& [u, on_i] : contacts_[c].unbounded())
+      for (int s : contacts_[c].side(!on_i))
+        if (surfaces_[static_cast<std::size_t>(s)].bounded()) offer(c, u, s);
+  }
 }
 
 void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads) {
-  for (std::size_t k = 0; k < pairs_.size(); ++k) {
-    ContactPair& pair = pairs_[k];
+  update_body_states(y);
+  std::fill(power_.begin(), power_.end(), 0.0);
+  for_each_pair([&](std::size_t c, int si, int sj) {
+    ContactPair& pair = contacts_[c].pair(si, sj);
     const int i = pair.spec().body_i, j = pair.spec().body_j;
-    const BodyState bi = state_of(y, i), bj = state_of(y, j);
+    const BodyState &bi = state_of(i), &bj = state_of(j);
     const std::span<const ContactResult> points = pair.detect(bi, bj);
-    power_[k] = 0;
     for (std::size_t p = 0; p < points.size(); ++p) {
       if (!pair.active(p)) continue;
-      const ContactResult& c = points[p];
+      const ContactResult& r = points[p];
       const ContactForces f = pair.forces(p);
-      power_[k] += (f.normal - f.elastic) * c.indentation_rate - f.tangential.dot(c.tangential_velocity);
-      const ContactWrench w = contact_wrench(c, f.normal, f.tangential, bi.pose, bj.pose);
+      power_[c] += (f.normal - f.elastic) * r.indentation_rate - f.tangential.dot(r.tangential_velocity);
+      const ContactWrench w = contact_wrench(r, f.normal, f.tangential, bi.pose, bj.pose);
       if (i != kGround) {
         loads[i].force += w.force_i;
         loads[i].torque += w.torque_i;
@@ -38,30 +94,36 @@ void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads
         loads[j].torque += w.torque_j;
       }
     }
-  }
+  });
 }
 
 void Simulation::derivative(double t, const double* y, double* ydot) {
   dynamics_.derivative(t, y, ydot, loads_);
-  for (std::size_t k = 0; k < pairs_.size(); ++k) ydot[dynamics_.state_size() + k] = power_[k];
+  for (std::size_t k = 0; k < contacts_.size(); ++k) ydot[dynamics_.state_size() + k] = power_[k];
 }
 
 void Simulation::accept(double t, const double* y) {
-  for (ContactPair& pair : pairs_) {
-    pair.detect(state_of(y, pair.spec().body_i), state_of(y, pair.spec().body_j));
-    pair.accept(t);
-  }
+  update_body_states(y);
+  for (ContactGroup& c : contacts_) c.begin_accept();
+  for_each_pair([&](std::size_t c, int si, int sj) {
+    ContactPair& pair = contacts_[c].pair(si, sj);
+    const int i = pair.spec().body_i, j = pair.spec().body_j;
+    const BodyState &bi = state_of(i), &bj = state_of(j);
+    pair.detect(bi, bj);
+    contacts_[c].accept(t, si, sj, bi, bj);
+  });
+  for (ContactGroup& c : contacts_) c.end_accept();
 }
 
 double Simulation::mechanical_energy(const double* y) const {
   double e = dynamics_.kinetic_energy(y) + dynamics_.potential_energy(y);
-  for (const ContactPair& pair : pairs_) e += pair.state().last_elastic_energy;
+  for (const ContactGroup& c : contacts_) e += c.output().elastic_energy;
   return e;
 }
 
 double Simulation::dissipated_energy(const double* y) const {
   double e = 0;
-  for (std::size_t k = 0; k < pairs_.size(); ++k) e += y[dynamics_.state_size() + k];
+  for (std::size_t k = 0; k < contacts_.size(); ++k) e += y[dynamics_.state_size() + k];
   return e;
 }
 

@@ -25,9 +25,9 @@ class OutputClock {
   bool due(const Simulation& sim, double t) {
     bool dense = false;
     for (std::size_t k = 0; k < impacts_.size(); ++k) {
-      const ContactState& s = sim.pairs()[k].state();
-      if (s.statistics.impacts != impacts_[k]) impacts_[k] = s.statistics.impacts, rows_[k] = 0;
-      if (s.points > 0 && rows_[k] < schedule_.steps_per_impact) dense = true, ++rows_[k];
+      const ContactGroup& c = sim.contacts()[k];
+      if (c.statistics().impacts != impacts_[k]) impacts_[k] = c.statistics().impacts, rows_[k] = 0;
+      if (c.output().points > 0 && rows_[k] < schedule_.steps_per_impact) dense = true, ++rows_[k];
     }
     if (!dense && t + kTimeSlack < next_ && t < end_time_) return false;
     while (next_ <= t + kTimeSlack) next_ += schedule_.interval;
@@ -37,7 +37,7 @@ class OutputClock {
  private:
   OutputSchedule schedule_;
   double end_time_, next_;
-  std::vector<int> impacts_;
+  std::vector<long> impacts_;
   std::vector<long> rows_;
 };
 
@@ -65,7 +65,7 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
   accept(0, y.data());
   stats.initial_energy = mechanical_energy(y.data());
   output(0, y.data());
-  OutputClock clock(settings.output, settings.end_time, pairs_.size());
+  OutputClock clock(settings.output, settings.end_time, contacts_.size());
   const auto after_step = [&](double t, const double* state) {
     ++stats.steps;
     accept(t, state);

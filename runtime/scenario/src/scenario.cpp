@@ -2,6 +2,9 @@
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>
+#include <fnmatch.h>
+
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <optional>
@@ -43,17 +46,6 @@ constexpr double kParallelTolerance = 1e-9;
 // A driver's motion must vanish at t = 0 to this (rad or m): the joint is assembled at its zero.
 constexpr double kDriverStartTolerance = 1e-12;
 
-struct SurfaceSpec {
-  int body = kGround;
-  SurfaceMount mount;
-  enum class Kind { table, sphere, cavity, plane } kind = Kind::table;
-  std::shared_ptr<const TableSet> table;
-  WindowSize window;
-  Residency residency = Residency::direct_mapping;
-  double radius = 0;
-  Vector3d normal = Vector3d::UnitZ();
-  std::optional<Material> material;
-};
 
 NormalLaw law_from(const Reader& r, const toml::table& t, const std::string& where, double stiffness) {
   const std::string name = r.text(t, "law", where, std::string("hertz"));
@@ -232,7 +224,8 @@ class ScenarioReader {
     r_.only(t, {"name", "body", "table", "sphere_radius", "cavity_radius", "plane_normal", "origin", "rotation", "window",
                 "residency", "faces", "youngs_modulus", "poisson_ratio"}, where);
     if (surfaces_.count(name)) r_.fail(t, where, "the name is used twice");
-    SurfaceSpec spec;
+    ContactSurface spec;
+    spec.name = name;
     spec.body = body_of(t, "body", where);
     spec.mount.offset = r_.vec3(t, "origin", where, Vector3d::Zero());
     spec.mount.rotation = rotation_from(r_, t, "rotation", where);
@@ -242,22 +235,23 @@ class ScenarioReader {
     if (t.get("table")) {
       read_table(t, where, spec);
     } else if (t.get("sphere_radius")) {
-      spec.kind = SurfaceSpec::Kind::sphere;
+      spec.kind = ContactSurface::Kind::sphere;
       spec.radius = r_.positive(t, "sphere_radius", where);
     } else if (t.get("cavity_radius")) {
-      spec.kind = SurfaceSpec::Kind::cavity;
+      spec.kind = ContactSurface::Kind::cavity;
       spec.radius = r_.positive(t, "cavity_radius", where);
     } else {
-      spec.kind = SurfaceSpec::Kind::plane;
+      spec.kind = ContactSurface::Kind::plane;
       spec.normal = r_.direction(t, "plane_normal", where);
     }
     if (t.get("youngs_modulus") || t.get("poisson_ratio"))
       spec.material = Material{r_.positive(t, "youngs_modulus", where), r_.number(t, "poisson_ratio", where)};
-    surfaces_[name] = spec;
+    surfaces_[name] = static_cast<int>(s_.surfaces.size());
+    s_.surfaces.push_back(std::move(spec));
   }
 
-  void read_table(const toml::table& t, const std::string& where, SurfaceSpec& spec) const {
-    spec.kind = SurfaceSpec::Kind::table;
+  void read_table(const toml::table& t, const std::string& where, ContactSurface& spec) {
+    spec.kind = ContactSurface::Kind::table;
     const std::filesystem::path file = path_.parent_path() / r_.text(t, "table", where);
     std::vector<std::uint32_t> faces;
     if (t.get("faces")) {
@@ -272,11 +266,14 @@ class ScenarioReader {
       if (!is_surface_set_path(file))
         r_.fail(*t.get("faces"), where + ".faces", "applies to a surface set (.sdbs), not to the single table " + file.string());
     }
+    // Surfaces naming the same file and faces share one mapping (each contact binds it anew).
+    auto& shared = tables_[{std::filesystem::weakly_canonical(file).string(), faces}];
     try {
-      spec.table = TableSet::open(file, faces);
+      if (!shared) shared = TableSet::open(file, faces);
     } catch (const std::exception& e) {
       r_.fail(*t.get("table"), where + ".table", e.what());
     }
+    spec.tables = shared;
     const auto w = t.get("window") ? r_.numbers(t, "window", where, 2) : std::vector<double>{5, 5};
     if (w[0] < 1 || w[1] < 1 || w[0] != std::floor(w[0]) || w[1] != std::floor(w[1]) || w[0] > 1e6 || w[1] > 1e6)
       r_.fail(*t.get("window"), where + ".window", "must be two whole numbers of records, at least 1");
@@ -293,23 +290,16 @@ class ScenarioReader {
     const std::string where = "contact '" + name + "'";
     r_.only(t, {"name", "surface_i", "surface_j", "law", "stiffness", "stiffness_from_curvature", "exponent",
                 "restitution", "friction", "friction_velocity"}, where);
-    ContactSpec c{.name = name, .surface_i = r_.text(t, "surface_i", where), .surface_j = r_.text(t, "surface_j", where)};
-    const auto surface = [&](const char* key, const std::string& s_name) -> const SurfaceSpec& {
-      if (!surfaces_.count(s_name)) r_.fail(*t.get(key), where + "." + key, "no surface named '" + s_name + "'");
-      return surfaces_.at(s_name);
-    };
-    const SurfaceSpec& si = surface("surface_i", c.surface_i);
-    const SurfaceSpec& sj = surface("surface_j", c.surface_j);
-    if (si.body == sj.body) r_.fail(t, where, "both surfaces are on the same body");
-    c.body_i = si.body;
-    c.body_j = sj.body;
-    c.geometry = geometry(t, where, si, sj);
-    const bool from_curvature = t.get("stiffness_from_curvature") && t.get("stiffness_from_curvature")->value_or(false);
+    ContactGroupSpec c{.name = name, .surfaces_i = matching(t, "surface_i", where), .surfaces_j = matching(t, "surface_j", where)};
+    check_pairs(t, where, c);
+    c.stiffness_from_curvature = t.get("stiffness_from_curvature") && t.get("stiffness_from_curvature")->value_or(false);
     double stiffness = 0;
-    if (from_curvature) {
-      if (!si.material || !sj.material)
-        r_.fail(t, where, "stiffness_from_curvature needs youngs_modulus and poisson_ratio on both surfaces");
-      c.curvature_stiffness = std::pair{*si.material, *sj.material};
+    if (c.stiffness_from_curvature) {
+      for (const auto* side : {&c.surfaces_i, &c.surfaces_j})
+        for (int k : *side)
+          if (!s_.surfaces[static_cast<std::size_t>(k)].material)
+            r_.fail(t, where, "stiffness_from_curvature needs youngs_modulus and poisson_ratio on both surfaces ('" +
+                                  s_.surfaces[static_cast<std::size_t>(k)].name + "' has none)");
     } else {
       stiffness = r_.positive(t, "stiffness", where);
     }
@@ -322,27 +312,51 @@ class ScenarioReader {
     s_.contacts.push_back(std::move(c));
   }
 
-  std::variant<FreeformSurfaces, AnalyticContact> geometry(const toml::table& t, const std::string& where,
-                                                           const SurfaceSpec& si, const SurfaceSpec& sj) const {
-    using Kind = SurfaceSpec::Kind;
-    if (si.kind == Kind::table && sj.kind == Kind::table) {
-      FreeformSurfaces f{si.table, sj.table, si.mount, sj.mount, {}};
-      f.options.window_i = si.window;
-      f.options.window_j = sj.window;
-      f.options.residency_i = si.residency;
-      f.options.residency_j = sj.residency;
-      return f;
+  // The surfaces a contact's surface_i or surface_j names: one name, or a glob pattern (fnmatch:
+  // *, ?, [...]) matching several, in the order the file gives them.
+  std::vector<int> matching(const toml::table& t, const char* key, const std::string& where) const {
+    const std::string pattern = r_.text(t, key, where);
+    std::vector<int> found;
+    for (std::size_t k = 0; k < s_.surfaces.size(); ++k)
+      if (fnmatch(pattern.c_str(), s_.surfaces[k].name.c_str(), 0) == 0) found.push_back(static_cast<int>(k));
+    if (found.empty())
+      r_.fail(*t.get(key), where + "." + key,
+              pattern.find_first_of("*?[") == std::string::npos ? "no surface named '" + pattern + "'"
+                                                                 : "the pattern '" + pattern + "' matches no surface");
+    return found;
+  }
+
+  // Every candidate pair must be one a detector takes, in the orientation the group will give it;
+  // a contact naming two surfaces must name surfaces of two bodies.
+  void check_pairs(const toml::table& t, const std::string& where, const ContactGroupSpec& c) const {
+    const auto& all = s_.surfaces;
+    if (c.surfaces_i.size() == 1 && c.surfaces_j.size() == 1 &&
+        all[static_cast<std::size_t>(c.surfaces_i[0])].body == all[static_cast<std::size_t>(c.surfaces_j[0])].body)
+      r_.fail(t, where, "both surfaces are on the same body");
+    // One surface per kind and side is enough: validity depends on the kinds alone. A pair both of
+    // whose surfaces are on both sides may come in either order (the lower index is i).
+    std::map<ContactSurface::Kind, int> kinds_i, kinds_j;
+    for (int k : c.surfaces_i) kinds_i.emplace(all[static_cast<std::size_t>(k)].kind, k);
+    for (int k : c.surfaces_j) kinds_j.emplace(all[static_cast<std::size_t>(k)].kind, k);
+    const auto in = [](const std::vector<int>& side, int k) { return std::find(side.begin(), side.end(), k) != side.end(); };
+    try {
+      for (const auto& [kind_i, a] : kinds_i)
+        for (const auto& [kind_j, b] : kinds_j) {
+          check_kinds(all[static_cast<std::size_t>(a)], all[static_cast<std::size_t>(b)]);
+          if (in(c.surfaces_j, a) && in(c.surfaces_i, b))
+            check_kinds(all[static_cast<std::size_t>(b)], all[static_cast<std::size_t>(a)]);
+        }
+    } catch (const std::invalid_argument& e) {
+      r_.fail(t, where, e.what());
     }
-    if (si.kind != Kind::sphere || sj.kind == Kind::table)
-      r_.fail(t, where, "pairs a table with a table, or a sphere (surface_i) with a sphere, cavity or plane");
-    AnalyticContact a;
-    a.sphere = {si.mount.offset, si.radius};
-    a.other = {sj.mount.offset, sj.radius};
-    a.plane = {sj.mount.offset, sj.mount.rotation * sj.normal};
-    a.shape = sj.kind == Kind::plane    ? AnalyticContact::Shape::plane
-              : sj.kind == Kind::cavity ? AnalyticContact::Shape::cavity
-                                        : AnalyticContact::Shape::sphere;
-    return a;
+  }
+
+  static void check_kinds(const ContactSurface& i, const ContactSurface& j) {
+    using Kind = ContactSurface::Kind;
+    if (i.kind == Kind::table && j.kind == Kind::table) return;
+    if (i.kind == Kind::sphere && j.kind != Kind::table) return;
+    throw std::invalid_argument("pairs '" + i.name + "' with '" + j.name +
+                                "': a table pairs with a table, a sphere (surface_i) with a sphere, cavity or plane");
   }
 
   int body_of(const toml::table& t, const char* key, const std::string& where) const {
@@ -376,7 +390,8 @@ class ScenarioReader {
   Scenario s_;
   std::map<std::string, int> bodies_{{"ground", kGround}};
   std::vector<Pose> poses_;  // per body at t = 0
-  std::map<std::string, SurfaceSpec> surfaces_;
+  std::map<std::string, int> surfaces_;  // index in s_.surfaces
+  std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::shared_ptr<const TableSet>> tables_;
 };
 
 }  // namespace
@@ -384,10 +399,11 @@ class ScenarioReader {
 Scenario load_scenario(const std::filesystem::path& path) { return ScenarioReader(path).read(); }
 
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {
-  std::vector<ContactPair> pairs;
-  for (ContactSpec& c : scenario.contacts) pairs.emplace_back(std::move(c));
+  std::unique_ptr<Simulation> sim = std::make_unique<Simulation>(std::move(scenario.model), std::move(scenario.surfaces),
+                                                                 std::move(scenario.contacts));
+  scenario.surfaces.clear();
   scenario.contacts.clear();
-  return std::make_unique<Simulation>(std::move(scenario.model), std::move(pairs));
+  return sim;
 }
 
 }  // namespace surfdb

@@ -13,7 +13,7 @@ namespace {
 class FirstImpact : public surfdb::RunObserver {
  public:
   void accepted(const surfdb::Simulation& sim, double t, const double* y) override {
-    const surfdb::ContactResult& c = sim.pairs()[0].state().last;
+    const surfdb::ContactResult& c = sim.contacts()[0].single()->state().last;
     const double speed = surfdb::body_view(y, 0).v().norm();
     if (c.in_contact()) {
       if (first_contact < 0) first_contact = t, impact_speed = speed;

@@ -1,16 +1,19 @@
 // The multibody loop with contacts (Machado, Flores and Ambrósio 2014, §5): the bodies' state
-// plus, per contact pair, the dissipated energy as an extra state, so that energy balances can be
-// checked to integrator accuracy. Contact forces enter the generalized forces at every evaluation;
-// after each accepted step accept() latches impact velocities and records the contact outputs (the
-// storage windows follow the contact points at every evaluation). run() owns the stepping.
+// plus, per contact (a [[contact]] entry: one pair, or a group of candidate pairs), the energy its
+// points dissipated as an extra state, so that energy balances can be checked to integrator
+// accuracy. At every evaluation the broad phase (sweep and prune over the surfaces' world boxes)
+// finds the groups' candidate pairs that are close, their detectors run and their forces enter
+// the generalized forces; after each accepted step accept() latches impact velocities and
+// records the contact outputs. run() owns the stepping.
 //
-// A Simulation owns its model and pairs; the dynamics and the loads refer to them, so it is
-// neither copied nor moved.
+// A Simulation owns its model, surfaces and contacts; the dynamics and the loads refer to them,
+// so it is neither copied nor moved.
 #pragma once
 
 #include <vector>
 
-#include "surfdb/multibody/contact_pair.hpp"
+#include "surfdb/multibody/broad_phase.hpp"
+#include "surfdb/multibody/contact_group.hpp"
 #include "surfdb/multibody/dynamics.hpp"
 #include "surfdb/multibody/simulation_run.hpp"
 
@@ -18,11 +21,16 @@ namespace surfdb {
 
 class Simulation : public OdeSystem {
  public:
+  /// Contacts given as pairs, each its own contact, always evaluated.
   Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Stabilisation stabilisation = {});
+  /// Contacts given as groups of a scene's surfaces (a group of one candidate pair is fixed).
+  /// Throws std::invalid_argument when a group's fixed pair cannot be made.
+  Simulation(MultibodyModel model, std::vector<ContactSurface> surfaces, std::vector<ContactGroupSpec> contacts,
+             Stabilisation stabilisation = {});
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  int size() const override { return dynamics_.state_size() + static_cast<int>(pairs_.size()); }
+  int size() const override { return dynamics_.state_size() + static_cast<int>(contacts_.size()); }
   void derivative(double t, const double* y, double* ydot) override;
   void normalise(double* y) const override { dynamics_.normalise(y); }
 
@@ -44,17 +52,31 @@ class Simulation : public OdeSystem {
   const MultibodyModel& model() const { return model_; }
   Dynamics& dynamics() { return dynamics_; }
   const Dynamics& dynamics() const { return dynamics_; }
-  const std::vector<ContactPair>& pairs() const { return pairs_; }
+  const std::vector<ContactSurface>& surfaces() const { return surfaces_; }
+  const std::vector<ContactGroup>& contacts() const { return contacts_; }
+  /// Candidate pairs the broad phase passed at the last evaluation, and the box pairs it tested.
+  std::size_t broad_phase_pairs() const { return broad_phase_pairs_; }
+  std::size_t broad_phase_tests() const { return sap_.tested(); }
 
  private:
-  BodyState state_of(const double* y, int body) const;
+  void update_body_states(const double* y);
+  const BodyState& state_of(int body) const;  // at the current evaluation; the ground at rest
+  template <class Visit>
+  void for_each_pair(Visit&& visit);
   void add_contact_loads(const double* y, std::vector<BodyLoad>& loads);
 
   MultibodyModel model_;
   Dynamics dynamics_;
-  std::vector<ContactPair> pairs_;
+  std::vector<ContactSurface> surfaces_;
+  std::vector<ContactGroup> contacts_;
   LoadFunction loads_;
-  std::vector<double> power_;  // dissipated power per pair at the current evaluation
+  std::vector<double> power_;         // dissipated power per contact at the current evaluation
+  std::vector<BodyState> states_;     // per body at the current evaluation
+  std::vector<int> bounded_;          // surfaces the broad phase sorts
+  std::vector<Aabb> boxes_;           // theirs, world
+  SweepAndPrune sap_;
+  bool grouped_ = false;              // some contact takes its pairs from the broad phase
+  std::size_t broad_phase_pairs_ = 0;
 };
 
 }  // namespace surfdb

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "surfdb/multibody/contact_pair.hpp"
+#include "surfdb/multibody/contact_group.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
 #include "surfdb/multibody/simulation.hpp"
 #include "surfdb/multibody/simulation_run.hpp"
@@ -23,7 +23,8 @@ class ScenarioError : public std::runtime_error {
 struct Scenario {
   MultibodyModel model;
   std::vector<double> initial_state;  // bodies only, multibody_state.hpp's layout
-  std::vector<ContactSpec> contacts;
+  std::vector<ContactSurface> surfaces;
+  std::vector<ContactGroupSpec> contacts;  // one per [[contact]] entry
   RunSettings run;
 };
 
@@ -31,8 +32,8 @@ struct Scenario {
 /// Throws ScenarioError.
 Scenario load_scenario(const std::filesystem::path& path);
 
-/// The scenario's simulation: its model and contacts moved in (the scenario keeps its initial
-/// state and run settings), each contact's pair set up (free-form windows, node trees).
+/// The scenario's simulation: its model, surfaces and contacts moved in (the scenario keeps its
+/// initial state and run settings), each fixed pair set up (free-form windows, node trees).
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario);
 
 }  // namespace surfdb

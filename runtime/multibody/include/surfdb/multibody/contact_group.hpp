@@ -1,0 +1,109 @@
+// One [[contact]] entry of a scene as model and data: the candidate pairs of surfaces it names
+// (one fixed pair, or every pair of two groups of surfaces on distinct bodies, e.g. all balls
+// with each other and with a bowl), the laws they share, and per run the pairs the broad phase
+// has brought into play, made when first needed and dropped when their surfaces part, with the
+// group's statistics and outputs summed over its pairs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "surfdb/multibody/contact_pair.hpp"
+#include "surfdb/multibody/contact_surface.hpp"
+
+namespace surfdb {
+
+/// A [[contact]] entry: pairs every surface of surfaces_i with every surface of surfaces_j on
+/// another body (each unordered pair once, the lower surface index as i when both lists hold
+/// both surfaces).
+struct ContactGroupSpec {
+  std::string name;
+  std::vector<int> surfaces_i, surfaces_j;  // indices into the scene's surfaces
+  NormalLaw law = Hertz{};
+  FrictionLaw friction = NoFriction{};
+  bool stiffness_from_curvature = false;  // Hertz K from the tables' curvatures and materials
+};
+
+/// The pair specification of surfaces a (as i) and b (as j) under a group's laws. Throws
+/// std::invalid_argument when the two cannot make a pair (same body, or kinds no detector takes:
+/// tables pair with tables, a sphere (i) with a sphere, cavity or plane).
+ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces, int a, int b);
+
+struct GroupStatistics {
+  double first_contact_time = NAN;    // s
+  double max_indentation = 0;         // m, of any point of any pair
+  std::uint64_t solver_failures = 0;  // summed over pairs
+  long impacts = 0;                   // contact episodes begun, summed over pairs
+  std::size_t max_points = 0;         // the most contact points one pair held at once
+  std::size_t pairs_touched = 0;      // distinct pairs that have touched
+};
+
+/// The group at the last accepted step, summed over its pairs.
+struct GroupOutput {
+  std::size_t points = 0;                            // contact points
+  std::size_t pairs = 0;                             // pairs evaluated
+  double normal_force = 0;                           // N, summed over the points
+  double elastic_energy = 0;                         // J
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();   // N, world: on the bodies i
+  Eigen::Vector3d torque = Eigen::Vector3d::Zero();  // N m, world: on the bodies i about their centres
+};
+
+class ContactGroup {
+ public:
+  /// One fixed pair, always evaluated (the embedding API's and a [[contact]] naming two surfaces).
+  explicit ContactGroup(ContactPair pair);
+  /// Candidate pairs of a scene's surfaces (kept by reference: the scene outlives the group).
+  ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces);
+
+  const std::string& name() const { return name_; }
+  /// The fixed pair, or null for a group whose pairs come from the broad phase.
+  const ContactPair* single() const { return fixed_ ? &*fixed_ : nullptr; }
+  ContactPair* single() { return fixed_ ? &*fixed_ : nullptr; }
+
+  /// Whether surfaces a and b are a candidate pair: +1 with a as i, -1 with b as i, 0 not.
+  int orientation(int a, int b) const;
+  /// Surfaces of the group without bounds (planes, cavities), each with the side it is on.
+  const std::vector<std::pair<int, bool>>& unbounded() const { return unbounded_; }  // (surface, is side i)
+  const std::vector<int>& side(bool i) const { return i ? spec_.surfaces_i : spec_.surfaces_j; }
+
+  /// The pair of surfaces i and j, made on first use (allocates then, and only then).
+  ContactPair& pair(int i, int j);
+  /// After an accepted step: begin_accept(), then accept() for every pair in play (surfaces i and
+  /// j, ignored for a fixed pair) after detecting it at the step's state with pair(i, j), which
+  /// latches it and sums it into the statistics and outputs, then end_accept(), which drops the
+  /// pairs that pair() did not return since begin_accept().
+  void begin_accept();
+  void accept(double t, int i, int j, const BodyState& body_i, const BodyState& body_j);
+  void end_accept();
+
+  const GroupStatistics& statistics() const { return statistics_; }
+  const GroupOutput& output() const { return output_; }
+  /// The pairs in play now (fixed or made by the broad phase).
+  std::size_t live_pairs() const { return fixed_ ? 1 : pairs_.size(); }
+
+ private:
+  struct Entry {
+    ContactPair pair;
+    std::uint64_t round = 0;  // the accept round in which pair() last returned it
+  };
+  static std::uint64_t key(int i, int j) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(i)) << 32) | static_cast<std::uint32_t>(j);
+  }
+
+  std::string name_;
+  ContactGroupSpec spec_;
+  const std::vector<ContactSurface>* surfaces_ = nullptr;
+  std::optional<ContactPair> fixed_;
+  std::vector<std::uint8_t> in_i_, in_j_;  // per scene surface
+  std::vector<std::pair<int, bool>> unbounded_;
+  std::unordered_map<std::uint64_t, Entry> pairs_;
+  std::unordered_set<std::uint64_t> touched_;
+  std::uint64_t round_ = 0;
+  GroupStatistics statistics_;
+  GroupOutput output_;
+};
+
+}  // namespace surfdb

@@ -1,0 +1,120 @@
+#include "surfdb/multibody/contact_group.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "surfdb/contact/contact_wrench.hpp"
+
+namespace surfdb {
+
+ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces, int a, int b) {
+  using Kind = ContactSurface::Kind;
+  const ContactSurface& si = surfaces[static_cast<std::size_t>(a)];
+  const ContactSurface& sj = surfaces[static_cast<std::size_t>(b)];
+  if (si.body == sj.body)
+    throw std::invalid_argument("surfaces '" + si.name + "' and '" + sj.name + "' are on the same body");
+  ContactSpec c{.name = group.name, .surface_i = si.name, .surface_j = sj.name, .body_i = si.body, .body_j = sj.body};
+  c.law = group.law;
+  c.friction = group.friction;
+  if (group.stiffness_from_curvature) {
+    if (!si.material || !sj.material)
+      throw std::invalid_argument("stiffness_from_curvature needs youngs_modulus and poisson_ratio on '" + si.name +
+                                  "' and '" + sj.name + "'");
+    c.curvature_stiffness = std::pair{*si.material, *sj.material};
+  }
+  if (si.kind == Kind::table && sj.kind == Kind::table) {
+    FreeformSurfaces f{si.tables, sj.tables, si.mount, sj.mount, {}};
+    f.options.window_i = si.window;
+    f.options.window_j = sj.window;
+    f.options.residency_i = si.residency;
+    f.options.residency_j = sj.residency;
+    c.geometry = f;
+    return c;
+  }
+  if (si.kind != Kind::sphere || sj.kind == Kind::table)
+    throw std::invalid_argument("'" + si.name + "' with '" + sj.name +
+                                "': a table pairs with a table, a sphere (surface_i) with a sphere, cavity or plane");
+  AnalyticContact shape;
+  shape.sphere = {si.mount.offset, si.radius};
+  shape.other = {sj.mount.offset, sj.radius};
+  shape.plane = {sj.mount.offset, sj.mount.rotation * sj.normal};
+  shape.shape = sj.kind == Kind::plane    ? AnalyticContact::Shape::plane
+                : sj.kind == Kind::cavity ? AnalyticContact::Shape::cavity
+                                          : AnalyticContact::Shape::sphere;
+  c.geometry = shape;
+  return c;
+}
+
+ContactGroup::ContactGroup(ContactPair pair) : name_(pair.name()), fixed_(std::move(pair)) {}
+
+ContactGroup::ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces)
+    : name_(spec.name), spec_(std::move(spec)), surfaces_(&surfaces), in_i_(surfaces.size()), in_j_(surfaces.size()) {
+  for (int s : spec_.surfaces_i) in_i_[static_cast<std::size_t>(s)] = 1;
+  for (int s : spec_.surfaces_j) in_j_[static_cast<std::size_t>(s)] = 1;
+  for (std::size_t s = 0; s < surfaces.size(); ++s)
+    if ((in_i_[s] || in_j_[s]) && !surfaces[s].bounded()) unbounded_.emplace_back(static_cast<int>(s), in_i_[s] != 0);
+  // A group of exactly one candidate pair is that pair, fixed: always evaluated, like a pair
+  // given directly, so its outputs (the gap, the windows) run on while the surfaces are apart.
+  if (spec_.surfaces_i.size() == 1 && spec_.surfaces_j.size() == 1 && spec_.surfaces_i[0] != spec_.surfaces_j[0])
+    fixed_.emplace(pair_spec(spec_, surfaces, spec_.surfaces_i[0], spec_.surfaces_j[0]));
+}
+
+int ContactGroup::orientation(int a, int b) const {
+  const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+  const ContactSurface& sa = (*surfaces_)[ua];
+  const ContactSurface& sb = (*surfaces_)[ub];
+  if (sa.body == sb.body) return 0;
+  const bool ab = in_i_[ua] && in_j_[ub], ba = in_i_[ub] && in_j_[ua];
+  if (ab && ba) return a < b ? 1 : -1;  // both orders match: once, the lower index as i
+  return ab ? 1 : ba ? -1 : 0;
+}
+
+ContactPair& ContactGroup::pair(int i, int j) {
+  if (fixed_) return *fixed_;
+  auto it = pairs_.find(key(i, j));
+  if (it == pairs_.end()) it = pairs_.emplace(key(i, j), Entry{ContactPair(pair_spec(spec_, *surfaces_, i, j))}).first;
+  it->second.round = round_;
+  return it->second.pair;
+}
+
+void ContactGroup::begin_accept() {
+  ++round_;
+  output_ = GroupOutput{};
+}
+
+void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyState& i, const BodyState& j) {
+  ContactPair& pair = this->pair(surface_i, surface_j);
+  const ContactStatistics before = pair.state().statistics;
+  pair.accept(t);
+  const ContactState& s = pair.state();
+  const ContactStatistics& after = s.statistics;
+  statistics_.impacts += after.impacts - before.impacts;
+  statistics_.solver_failures += after.solver_failures - before.solver_failures;
+  statistics_.max_points = std::max(statistics_.max_points, after.max_points);
+  statistics_.max_indentation = std::max(statistics_.max_indentation, after.max_indentation);
+  if (!std::isnan(after.first_contact_time) &&
+      (std::isnan(statistics_.first_contact_time) || after.first_contact_time < statistics_.first_contact_time))
+    statistics_.first_contact_time = after.first_contact_time;
+  ++output_.pairs;
+  output_.points += s.points;
+  output_.normal_force += s.last_force;
+  output_.elastic_energy += s.last_elastic_energy;
+  if (s.points == 0) return;
+  if (fixed_) statistics_.pairs_touched = 1;
+  else if (touched_.insert(key(surface_i, surface_j)).second) ++statistics_.pairs_touched;
+  const std::span<const ContactResult> results =
+      pair.freeform() ? pair.freeform()->results() : std::span<const ContactResult>(&s.last, 1);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    if (!pair.active(k)) continue;
+    const ContactForces f = pair.forces(k);
+    const ContactWrench w = contact_wrench(results[k], f.normal, f.tangential, i.pose, j.pose);
+    output_.force += w.force_i;
+    output_.torque += w.torque_i;
+  }
+}
+
+void ContactGroup::end_accept() {
+  std::erase_if(pairs_, [this](const auto& entry) { return entry.second.round != round_; });
+}
+
+}  // namespace surfdb

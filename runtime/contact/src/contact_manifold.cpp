@@ -1,5 +1,7 @@
 #include "surfdb/contact/contact_manifold.hpp"
 
+#include <type_traits>
+
 namespace surfdb {
 
 FreeformManifold::FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
@@ -9,7 +11,19 @@ FreeformManifold::FreeformManifold(std::shared_ptr<const TableSet> surface_i, Su
       max_entry_depth_(options.max_entry_depth) {
   detectors_.reserve(surface_i_->size() * surface_j_->size());
   for (const TableFace& fi : surface_i_->faces())
-    for (const TableFace& fj : surface_j_->faces()) detectors_.emplace_back(fi.table, mount_i, fj.table, mount_j, options);
+    for (const TableFace& fj : surface_j_->faces())
+      detectors_.emplace_back(std::in_place_type<FreeformContact>, fi.table, mount_i, fj.table, mount_j, options);
+  results_.resize(detectors_.size());
+  active_.resize(detectors_.size());
+}
+
+FreeformManifold::FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j,
+                                   ContactOptions options)
+    : surface_j_(std::move(surface_j)), merge_distance_(options.merge_distance),
+      max_entry_depth_(options.max_entry_depth) {
+  detectors_.reserve(surface_j_->size());
+  for (const TableFace& fj : surface_j_->faces())
+    detectors_.emplace_back(std::in_place_type<SphereTableContact>, sphere_i, fj.table, mount_j, options);
   results_.resize(detectors_.size());
   active_.resize(detectors_.size());
 }
@@ -18,12 +32,13 @@ bool FreeformManifold::neighbours(std::size_t a, std::size_t b) const {
   const std::size_t nj = surface_j_->size();
   const std::size_t ia = a / nj, ib = b / nj, ja = a % nj, jb = b % nj;
   if (a == b) return false;
-  return (ia == ib || surface_i_->adjacent(ia, ib)) && (ja == jb || surface_j_->adjacent(ja, jb));
+  return (ia == ib || (surface_i_ && surface_i_->adjacent(ia, ib))) && (ja == jb || surface_j_->adjacent(ja, jb));
 }
 
 void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j) {
   for (std::size_t k = 0; k < detectors_.size(); ++k) {
-    const ContactResult& r = results_[k] = detectors_[k].evaluate(body_i, body_j);
+    const ContactResult& r = results_[k] =
+        std::visit([&](auto& detector) { return detector.evaluate(body_i, body_j); }, detectors_[k]);
     active_[k] = r.in_contact() && (active_[k] || r.indentation <= max_entry_depth_);
   }
   if (detectors_.size() > 1) merge();
@@ -40,13 +55,18 @@ void add(WindowStats& sum, const WindowStats& s) {
 
 WindowStats FreeformManifold::window_stats_i() const {
   WindowStats sum;
-  for (const FreeformContact& d : detectors_) add(sum, d.binding_i().window().stats());
+  for (const auto& d : detectors_)
+    if (const auto* f = std::get_if<FreeformContact>(&d)) add(sum, f->binding_i().window().stats());
   return sum;
 }
 
 WindowStats FreeformManifold::window_stats_j() const {
   WindowStats sum;
-  for (const FreeformContact& d : detectors_) add(sum, d.binding_j().window().stats());
+  for (const auto& d : detectors_)
+    add(sum, std::visit([](const auto& x) -> const WindowStats& {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, FreeformContact>) return x.binding_j().window().stats();
+          else return x.binding().window().stats();
+        }, d));
   return sum;
 }
 

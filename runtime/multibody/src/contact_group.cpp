@@ -31,9 +31,16 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
     c.geometry = f;
     return c;
   }
-  if (si.kind != Kind::sphere || sj.kind == Kind::table)
+  if (si.kind != Kind::sphere)
     throw std::invalid_argument("'" + si.name + "' with '" + sj.name +
-                                "': a table pairs with a table, a sphere (surface_i) with a sphere, cavity or plane");
+                                "': a table pairs with a table, a sphere (surface_i) with a table, sphere, cavity or plane");
+  if (sj.kind == Kind::table) {
+    SphereOnTables s{{si.mount.offset, si.radius}, sj.tables, sj.mount, {}};
+    s.options.window_j = sj.window;
+    s.options.residency_j = sj.residency;
+    c.geometry = s;
+    return c;
+  }
   AnalyticContact shape;
   shape.sphere = {si.mount.offset, si.radius};
   shape.other = {sj.mount.offset, sj.radius};
@@ -71,10 +78,49 @@ int ContactGroup::orientation(int a, int b) const {
 
 ContactPair& ContactGroup::pair(int i, int j) {
   if (fixed_) return *fixed_;
-  auto it = pairs_.find(key(i, j));
-  if (it == pairs_.end()) it = pairs_.emplace(key(i, j), Entry{ContactPair(pair_spec(spec_, *surfaces_, i, j))}).first;
-  it->second.round = round_;
-  return it->second.pair;
+  const std::uint64_t k = key(i, j);
+  if (!keys_.empty())
+    for (std::size_t s = home(k);; s = (s + 1) & (keys_.size() - 1)) {
+      if (keys_[s] == kEmpty) break;
+      if (keys_[s] == k) {
+        Entry& e = entries_[slots_[s]];
+        e.round = round_;
+        return *e.pair;
+      }
+    }
+  std::uint32_t e;
+  if (free_.empty()) {
+    e = static_cast<std::uint32_t>(entries_.size());
+    entries_.emplace_back();
+  } else {
+    e = free_.back();
+    free_.pop_back();
+  }
+  entries_[e].pair.emplace(pair_spec(spec_, *surfaces_, i, j));
+  entries_[e].key = k;
+  entries_[e].round = round_;
+  ++live_;
+  if (2 * live_ > keys_.size()) rebuild(std::max<std::size_t>(64, 4 * live_));
+  else insert(k, e);
+  return *entries_[e].pair;
+}
+
+void ContactGroup::insert(std::uint64_t k, std::uint32_t entry) {
+  std::size_t s = home(k);
+  while (keys_[s] != kEmpty) s = (s + 1) & (keys_.size() - 1);
+  keys_[s] = k;
+  slots_[s] = entry;
+}
+
+void ContactGroup::rebuild(std::size_t capacity) {
+  std::size_t size = 1;
+  int bits = 0;
+  while (size < capacity) size <<= 1, ++bits;
+  keys_.assign(size, kEmpty);
+  slots_.assign(size, 0);
+  shift_ = 64 - bits;
+  for (std::size_t e = 0; e < entries_.size(); ++e)
+    if (entries_[e].pair) insert(entries_[e].key, static_cast<std::uint32_t>(e));
 }
 
 void ContactGroup::begin_accept() {
@@ -100,6 +146,7 @@ void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyStat
   output_.normal_force += s.last_force;
   output_.elastic_energy += s.last_elastic_energy;
   if (s.points == 0) return;
+  output_.max_indentation = std::max(output_.max_indentation, s.last.indentation);
   if (fixed_) statistics_.pairs_touched = 1;
   else if (touched_.insert(key(surface_i, surface_j)).second) ++statistics_.pairs_touched;
   const std::span<const ContactResult> results =
@@ -114,7 +161,15 @@ void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyStat
 }
 
 void ContactGroup::end_accept() {
-  std::erase_if(pairs_, [this](const auto& entry) { return entry.second.round != round_; });
+  bool dropped = false;
+  for (std::size_t e = 0; e < entries_.size(); ++e) {
+    if (!entries_[e].pair || entries_[e].round == round_) continue;
+    entries_[e].pair.reset();
+    free_.push_back(static_cast<std::uint32_t>(e));
+    --live_;
+    dropped = true;
+  }
+  if (dropped) rebuild(keys_.size());
 }
 
 }  // namespace surfdb

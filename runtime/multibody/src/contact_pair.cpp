@@ -7,6 +7,8 @@ namespace surfdb {
 ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
   if (const auto* f = std::get_if<FreeformSurfaces>(&spec_.geometry))
     state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
+  if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry))
+    state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, s->options);
   state_.memory.resize(state_.freeform ? state_.freeform->size() : 1);
 }
 

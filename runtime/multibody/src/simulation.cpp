@@ -26,6 +26,7 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
   for (std::size_t s = 0; s < surfaces_.size(); ++s)
     if (surfaces_[s].bounded()) bounded_.push_back(static_cast<int>(s));
   boxes_.resize(bounded_.size());
+  spheres_.resize(bounded_.size());
   power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
 }
@@ -53,6 +54,7 @@ void Simulation::for_each_pair(Visit&& visit) {
     const Eigen::Vector3d centre = pose.r + pose.A * s.bounding_centre();
     const Eigen::Vector3d half = Eigen::Vector3d::Constant(s.bounding_radius());
     boxes_[k] = {centre - half, centre + half};
+    spheres_[k] = {centre, s.bounding_radius()};
   }
   const auto offer = [&](std::size_t c, int a, int b) {
     const int o = contacts_[c].orientation(a, b);
@@ -60,9 +62,13 @@ void Simulation::for_each_pair(Visit&& visit) {
     ++broad_phase_pairs_;
     o > 0 ? visit(c, a, b) : visit(c, b, a);
   };
-  for (const auto& [a, b] : sap_.update(boxes_))
+  for (const auto& [a, b] : sap_.update(boxes_)) {
+    // Boxes overlap, but do the bounding spheres? (Two balls on a diagonal: boxes yes, spheres no.)
+    const Sphere &sa = spheres_[static_cast<std::size_t>(a)], &sb = spheres_[static_cast<std::size_t>(b)];
+    if ((sa.centre - sb.centre).squaredNorm() > (sa.radius + sb.radius) * (sa.radius + sb.radius)) continue;
     for (std::size_t c = 0; c < contacts_.size(); ++c)
       if (!contacts_[c].single()) offer(c, bounded_[static_cast<std::size_t>(a)], bounded_[static_cast<std::size_t>(b)]);
+  }
   for (std::size_t c = 0; c < contacts_.size(); ++c) {
     if (contacts_[c].single()) continue;
     for (const auto& [u, on_i] : contacts_[c].unbounded())

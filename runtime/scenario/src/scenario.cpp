@@ -354,9 +354,9 @@ class ScenarioReader {
   static void check_kinds(const ContactSurface& i, const ContactSurface& j) {
     using Kind = ContactSurface::Kind;
     if (i.kind == Kind::table && j.kind == Kind::table) return;
-    if (i.kind == Kind::sphere && j.kind != Kind::table) return;
+    if (i.kind == Kind::sphere) return;
     throw std::invalid_argument("pairs '" + i.name + "' with '" + j.name +
-                                "': a table pairs with a table, a sphere (surface_i) with a sphere, cavity or plane");
+                                "': a table pairs with a table, a sphere (surface_i) with a table, sphere, cavity or plane");
   }
 
   int body_of(const toml::table& t, const char* key, const std::string& where) const {

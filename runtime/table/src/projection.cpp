@@ -51,9 +51,13 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
     if (out.iterations == kMaxIterations) break;
     const double scale = std::max({1.0, std::abs(step[0]) / (kStepCells * h.du),
                                    std::abs(step[1]) / (kStepCells * h.dv)});
+    const double u_before = s.u, v_before = s.v;
     out.point = binding.query(s.u + step[0] / scale, s.v + step[1] / scale, WindowPolicy::hold);
     d = (x - out.point.p).dot(out.point.n);
     ++out.iterations;
+    // Clamped at a bound where the last iterate was already: Newton, being deterministic, can only
+    // push out there again, so the remaining iterations would end where this one is.
+    if (out.point.status == QueryStatus::outside_domain && out.point.u == u_before && out.point.v == v_before) break;
   }
   const RecordLayout& l = h.layout;  // the window follows the answer
   binding.window().follow({static_cast<std::uint64_t>((out.point.u - h.u0) / h.du) / l.u_record_points,

@@ -1,6 +1,7 @@
 // Contact between two surfaces of one or more faces each (table_set.hpp): one common-normal
 // detector (contact_newton.hpp) per pair of faces, each with its own storage windows and warm
-// start, so a ball in a V-groove holds two points at once and a point that walks off a face across
+// start (or, for an analytic sphere against a table set, one projection detector per face,
+// contact_sphere_table.hpp), so a ball in a V-groove holds two points at once and a point that walks off a face across
 // an edge the part's faces share is picked up by the neighbour face's detector. The faces'
 // bounding spheres reject distant face pairs before any solve.
 //
@@ -19,7 +20,10 @@
 #include <span>
 #include <vector>
 
+#include <variant>
+
 #include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/contact/contact_sphere_table.hpp"
 #include "surfdb/table/table_set.hpp"
 
 namespace surfdb {
@@ -30,6 +34,9 @@ class FreeformManifold {
   /// tables' node trees when they have none yet.
   FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
                    std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j, ContactOptions options = {});
+  /// An analytic sphere on body i against every face of surface j.
+  FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j,
+                   ContactOptions options = {});
 
   /// Detection for every slot at the given body states; never throws for numerical trouble.
   void evaluate(const BodyState& body_i, const BodyState& body_j);
@@ -43,20 +50,20 @@ class FreeformManifold {
   /// faces sharing an edge (false for a == b).
   bool neighbours(std::size_t a, std::size_t b) const;
 
-  const FreeformContact& detector(std::size_t k) const { return detectors_[k]; }
-  /// Surface i's (or j's) storage windows summed over the slots: each slot binds its faces anew.
+  /// Surface i's (or j's) storage windows summed over the slots: each slot binds its faces anew
+  /// (none on an analytic sphere).
   WindowStats window_stats_i() const;
   WindowStats window_stats_j() const;
   /// The part's face numbers of slot k (0 for a single table).
-  std::uint32_t face_i(std::size_t k) const { return (*surface_i_)[k / surface_j_->size()].face; }
+  std::uint32_t face_i(std::size_t k) const { return surface_i_ ? (*surface_i_)[k / surface_j_->size()].face : 0; }
   std::uint32_t face_j(std::size_t k) const { return (*surface_j_)[k % surface_j_->size()].face; }
 
  private:
   void merge();
 
-  std::shared_ptr<const TableSet> surface_i_, surface_j_;
+  std::shared_ptr<const TableSet> surface_i_, surface_j_;  // surface_i_ null for a sphere
   double merge_distance_;
-  std::vector<FreeformContact> detectors_;
+  std::vector<std::variant<FreeformContact, SphereTableContact>> detectors_;
   std::vector<ContactResult> results_;
   double max_entry_depth_;
   std::vector<std::uint8_t> active_;  // this evaluation's; the previous one's until it ends

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -46,6 +45,7 @@ struct GroupOutput {
   std::size_t points = 0;                            // contact points
   std::size_t pairs = 0;                             // pairs evaluated
   double normal_force = 0;                           // N, summed over the points
+  double max_indentation = 0;                        // m, the deepest point
   double elastic_energy = 0;                         // J
   Eigen::Vector3d force = Eigen::Vector3d::Zero();   // N, world: on the bodies i
   Eigen::Vector3d torque = Eigen::Vector3d::Zero();  // N m, world: on the bodies i about their centres
@@ -82,16 +82,24 @@ class ContactGroup {
   const GroupStatistics& statistics() const { return statistics_; }
   const GroupOutput& output() const { return output_; }
   /// The pairs in play now (fixed or made by the broad phase).
-  std::size_t live_pairs() const { return fixed_ ? 1 : pairs_.size(); }
+  std::size_t live_pairs() const { return fixed_ ? 1 : live_; }
 
  private:
+  // The pairs in play live in a pool (slots reused), found by key in an open-addressing table
+  // (linear probing, at most half full) rebuilt whenever end_accept() drops pairs: a lookup is a
+  // hash and a probe or two in one array, not a walk through a node-based map's buckets.
   struct Entry {
-    ContactPair pair;
+    std::optional<ContactPair> pair;
+    std::uint64_t key = 0;
     std::uint64_t round = 0;  // the accept round in which pair() last returned it
   };
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
   static std::uint64_t key(int i, int j) {
     return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(i)) << 32) | static_cast<std::uint32_t>(j);
   }
+  std::size_t home(std::uint64_t k) const { return (k * 0x9E3779B97F4A7C15ull) >> shift_; }
+  void insert(std::uint64_t k, std::uint32_t entry);
+  void rebuild(std::size_t capacity);
 
   std::string name_;
   ContactGroupSpec spec_;
@@ -99,7 +107,12 @@ class ContactGroup {
   std::optional<ContactPair> fixed_;
   std::vector<std::uint8_t> in_i_, in_j_;  // per scene surface
   std::vector<std::pair<int, bool>> unbounded_;
-  std::unordered_map<std::uint64_t, Entry> pairs_;
+  std::vector<Entry> entries_;
+  std::vector<std::uint32_t> free_;      // entries without a pair
+  std::vector<std::uint64_t> keys_;      // the table: a key per slot, kEmpty where none
+  std::vector<std::uint32_t> slots_;     // the entry of each slot's key
+  int shift_ = 64;                        // 64 - log2(table size)
+  std::size_t live_ = 0;
   std::unordered_set<std::uint64_t> touched_;
   std::uint64_t round_ = 0;
   GroupStatistics statistics_;

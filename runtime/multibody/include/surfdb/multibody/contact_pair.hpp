@@ -39,12 +39,20 @@ struct FreeformSurfaces {
   ContactOptions options{};
 };
 
+/// A sphere on body i against a table surface on body j, detected by projecting its centre.
+struct SphereOnTables {
+  Sphere sphere;  // on body i
+  std::shared_ptr<const TableSet> surface_j;
+  SurfaceMount mount_j{};
+  ContactOptions options{};
+};
+
 /// What a contact is; read-only once the pair exists.
 struct ContactSpec {
   std::string name;
   std::string surface_i, surface_j;  // the surfaces' names, for outputs
   int body_i = kGround, body_j = kGround;
-  std::variant<FreeformSurfaces, AnalyticContact> geometry = AnalyticContact{};
+  std::variant<FreeformSurfaces, AnalyticContact, SphereOnTables> geometry = AnalyticContact{};
   NormalLaw law = Hertz{};
   FrictionLaw friction = NoFriction{};
   /// When set, Hertz stiffness from the local mean curvatures at each evaluation (free-form).

@@ -54,7 +54,8 @@ class Simulation : public OdeSystem {
   const Dynamics& dynamics() const { return dynamics_; }
   const std::vector<ContactSurface>& surfaces() const { return surfaces_; }
   const std::vector<ContactGroup>& contacts() const { return contacts_; }
-  /// Candidate pairs the broad phase passed at the last evaluation, and the box pairs it tested.
+  /// Candidate pairs the broad phase passed at the last evaluation (boxes and bounding spheres
+  /// overlapping), and the box pairs the sweep tested on all axes.
   std::size_t broad_phase_pairs() const { return broad_phase_pairs_; }
   std::size_t broad_phase_tests() const { return sap_.tested(); }
 
@@ -74,6 +75,7 @@ class Simulation : public OdeSystem {
   std::vector<BodyState> states_;     // per body at the current evaluation
   std::vector<int> bounded_;          // surfaces the broad phase sorts
   std::vector<Aabb> boxes_;           // theirs, world
+  std::vector<Sphere> spheres_;       // theirs, world (centre and radius)
   SweepAndPrune sap_;
   bool grouped_ = false;              // some contact takes its pairs from the broad phase
   std::size_t broad_phase_pairs_ = 0;

@@ -1,0 +1,39 @@
+// An analytic sphere on body i against one lookup table on body j: the sphere's centre projected
+// onto the table (projection.hpp: Newton on p + d n = x, warm-started from the last foot point,
+// else from the table's node tree). The contact is at the foot point, along the table's normal;
+// the indentation is R - d for a centre at signed distance d. Two unknowns, not the four of the
+// common-normal solve between two tables: the cheap way to put many balls on a free-form part.
+#pragma once
+
+#include <memory>
+
+#include "surfdb/contact/body_state.hpp"
+#include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/contact/contact_primitives.hpp"
+#include "surfdb/contact/contact_result.hpp"
+#include "surfdb/table/surface_binding.hpp"
+
+namespace surfdb {
+
+class SphereTableContact {
+ public:
+  /// Builds the table's node tree when it has none yet.
+  SphereTableContact(Sphere sphere, std::shared_ptr<const Database> table, SurfaceMount mount_j,
+                     const ContactOptions& options);
+
+  /// Detection for the given body states; never throws for numerical trouble (see the status).
+  ContactResult evaluate(const BodyState& body_i, const BodyState& body_j);
+
+  const SurfaceBinding& binding() const { return binding_; }
+
+ private:
+  Sphere sphere_;
+  SurfaceBinding binding_;
+  SurfaceMount mount_;
+  double scale_;  // metres per file unit
+  const NodeTree* tree_;
+  double u_ = 0, v_ = 0;  // the last foot point: the warm start
+  bool have_guess_ = false;
+};
+
+}  // namespace surfdb

@@ -1,0 +1,58 @@
+#include "surfdb/contact/contact_sphere_table.hpp"
+
+#include <Eigen/Geometry>
+
+#include "surfdb/table/projection.hpp"
+
+namespace surfdb {
+
+SphereTableContact::SphereTableContact(Sphere sphere, std::shared_ptr<const Database> table, SurfaceMount mount_j,
+                                       const ContactOptions& options)
+    : sphere_(sphere), binding_(table, options.window_j, options.residency_j, options.interpolation), mount_(mount_j),
+      scale_(table->header().meters_per_unit), tree_(&table->node_tree()) {}
+
+ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodyState& body_j) {
+  ContactResult r;
+  const Eigen::Vector3d centre = body_i.pose.r + body_i.pose.A * sphere_.centre;
+  // The centre in the table's axes and unit.
+  const Eigen::Matrix3d R = body_j.pose.A * mount_.rotation;
+  const Eigen::Vector3d origin = body_j.pose.r + body_j.pose.A * mount_.offset;
+  const Eigen::Vector3d x = R.transpose() * (centre - origin) / scale_;
+  // Apart by more than the table's bounding sphere allows: no solve.
+  const double reach = (x - tree_->bounding_centre()).norm() - 1.01 * tree_->bounding_radius();
+  if (reach * scale_ > sphere_.radius) {
+    r.gap = reach * scale_ - sphere_.radius;
+    return r;
+  }
+  const Projection p = have_guess_ ? project_local(binding_, x, u_, v_) : project_global(binding_, *tree_, x);
+  r.iterations = p.iterations + 1;
+  // A foot point clamped at the face's edge is a fine start for the next solve; a failed one is not.
+  have_guess_ = p.converged || p.point.status == QueryStatus::outside_domain;
+  u_ = p.point.u, v_ = p.point.v;
+  r.u_j = p.point.u;
+  r.v_j = p.point.v;
+  r.normal = R * p.point.n;
+  r.point_j = origin + R * (scale_ * p.point.p);
+  r.point_i = centre - sphere_.radius * r.normal;
+  r.curvature_i = 1 / sphere_.radius;
+  r.curvature_j = 0.5 * (p.point.k1 + p.point.k2) / scale_;
+  const double d = scale_ * p.distance;
+  if (p.point.status == QueryStatus::outside_domain) {
+    r.status = ContactStatus::outside_domain;
+  } else if (p.point.status == QueryStatus::invalid_cell) {
+    r.status = ContactStatus::invalid_cell;
+  } else if (!p.converged) {
+    r.status = ContactStatus::no_convergence;
+  } else if (d < sphere_.radius) {
+    r.status = ContactStatus::touching;
+    r.indentation = sphere_.radius - d;
+  } else {
+    r.gap = d - sphere_.radius;
+  }
+  const Eigen::Vector3d v_rel = body_i.point_velocity(r.point_i) - body_j.point_velocity(r.point_j);
+  r.indentation_rate = -v_rel.dot(r.normal);
+  r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
+  return r;
+}
+
+}  // namespace surfdb

@@ -1,0 +1,105 @@
+// A hundred balls (analytic spheres, radius 5 mm) poured into a bowl (the inner face of a surface
+// set converted from the sample's part), two [[contact]] groups named by glob patterns, Hertz
+// contact: the broad phase passes only close pairs, energy stays constant, no pair is deeper than
+// the pile's energy allows, and every ball stays inside the bowl.
+#include <Message.hxx>
+#include <Message_Messenger.hxx>
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+
+#include "../support/temp_dir.hpp"
+#include "contact_parts.hpp"
+#include "surfdb/libsurfdb/surface_set_writer.hpp"
+#include "surfdb/multibody/multibody_state.hpp"
+#include "surfdb/scenario/scenario.hpp"
+
+using namespace surfdb;
+using surfdb::test::TempDir;
+
+namespace {
+
+[[maybe_unused]] const bool quiet = (Message::DefaultMessenger()->ChangePrinters().Clear(), true);
+
+constexpr int kBalls = 100;
+constexpr double r = 0.005, mass = 7850 * 4.0 / 3 * std::numbers::pi * r * r * r, g = 9.81;
+constexpr double E_star = 2.07e11 / (2 * (1 - 0.3 * 0.3));
+// Hertz K = 4/3 E* sqrt(R_eff): ball on ball R_eff = r / 2; ball in the bowl 1 / (1/r - 1/R_bowl).
+const double K_balls = 4.0 / 3 * E_star * std::sqrt(r / 2);
+const double K_bowl = 4.0 / 3 * E_star * std::sqrt(1 / (1 / r - 1 / (samples::kBowlRadius * 1e-3)));
+
+// Five by five by four balls 11 mm apart, nudged off the lattice so the pile is not symmetric.
+std::filesystem::path write_scenario(const TempDir& dir, const std::filesystem::path& bowl, double end_time) {
+  const std::filesystem::path path = dir / "bowl.toml";
+  std::ofstream f(path);
+  f.precision(17);
+  f << "[simulation]\nend_time = " << end_time << "\nmax_step = 1e-4\nrelative_tolerance = 1e-10\n"
+    << "[[surface]]\nname = \"bowl\"\nbody = \"ground\"\ntable = \"" << bowl.string() << "\"\nfaces = [4]\n";
+  for (int k = 0; k < kBalls; ++k) {
+    const double x = 0.011 * (k % 5 - 2) + 3e-4 * std::sin(k), y = 0.011 * (k / 5 % 5 - 2) + 3e-4 * std::cos(k);
+    const double z = -0.040 + 0.0104 * (k / 25);
+    f << "[[body]]\nname = \"ball" << k << "\"\nmass = " << mass << "\ninertia = [" << 0.4 * mass * r * r << ", "
+      << 0.4 * mass * r * r << ", " << 0.4 * mass * r * r << "]\nposition = [" << x << ", " << y << ", " << z << "]\n"
+      << "[[surface]]\nname = \"ball" << k << "\"\nbody = \"ball" << k << "\"\nsphere_radius = " << r << "\n";
+  }
+  f << "[[contact]]\nname = \"balls\"\nsurface_i = \"ball*\"\nsurface_j = \"ball*\"\nstiffness = " << K_balls << "\n"
+    << "[[contact]]\nname = \"bowl\"\nsurface_i = \"ball*\"\nsurface_j = \"bowl\"\nstiffness = " << K_bowl << "\n";
+  return path;
+}
+
+class Watch : public RunObserver {
+ public:
+  void accepted(const Simulation& sim, double, const double*) override {
+    most_candidates = std::max(most_candidates, sim.broad_phase_pairs());
+  }
+  std::size_t most_candidates = 0;
+};
+
+}  // namespace
+
+TEST_CASE("a hundred balls poured into a bowl: close pairs only, within Hertz, energy conserved, all inside") {
+  TempDir dir;
+  const std::filesystem::path step = dir / "bowl.step", set = dir / "bowl.sdbs";
+  samples::write_step(samples::bowl(), step);
+  const CadModel model = CadModel::load(step);
+  SurfaceSetOptions o;
+  o.spacing = 1.0;
+  o.table.threads = 1;
+  write_surface_set(model, plan_surface_set(model, o), o, set);
+
+  Scenario s = load_scenario(write_scenario(dir, set, 0.06));
+  const std::unique_ptr<Simulation> sim = make_simulation(s);
+  std::vector<double> y = s.initial_state;
+  const double R_bowl = samples::kBowlRadius * 1e-3;
+  double available = 0;  // J: the most potential energy the balls could give up (all at the bottom)
+  for (int k = 0; k < kBalls; ++k) available += mass * g * (body_view(y.data(), k).r().z() - (-R_bowl + r));
+  Watch watch;
+  const RunStatistics run = sim->run(y, s.run, watch);
+
+  const GroupStatistics& balls = sim->contacts()[0].statistics();
+  const GroupStatistics& bowl = sim->contacts()[1].statistics();
+  CHECK(balls.solver_failures == 0);
+  CHECK(bowl.solver_failures == 0);
+  CHECK(bowl.pairs_touched >= 9);        // the bottom layer reached the bowl
+  CHECK(balls.pairs_touched > kBalls);   // and the pile formed
+  // The broad phase passed a small part of the N (N - 1) / 2 ball pairs plus N ball-bowl pairs.
+  CHECK(watch.most_candidates < kBalls * (kBalls - 1) / 2 / 4);
+  // Hertz (conservative): energy constant; no pair deeper than if one contact had taken all the
+  // energy the pile could release, K delta^2.5 / 2.5 = available.
+  const double energy = sim->mechanical_energy(y.data());
+  CHECK(sim->dissipated_energy(y.data()) == 0);
+  CHECK(std::abs(energy - run.initial_energy) < 1e-6 * std::abs(run.initial_energy));
+  CHECK(balls.max_indentation < std::pow(2.5 * available / K_balls, 0.4));
+  CHECK(bowl.max_indentation < std::pow(2.5 * available / K_bowl, 0.4));
+  CHECK(balls.max_indentation > 0);
+  // All inside the bowl: centres within R_bowl - r (less an indentation) of its centre, below the rim.
+  for (int k = 0; k < kBalls; ++k) {
+    const BodyStateView b = body_view(y.data(), k);
+    CHECK(b.r().norm() < R_bowl - r + 1e-5);
+    CHECK(b.r().z() < 0);
+  }
+  MESSAGE("steps " << run.steps << ", rhs " << run.rhs_evaluations << ", cpu " << run.cpu_seconds << " s, candidates "
+                   << watch.most_candidates << ", pairs touched " << balls.pairs_touched << " + " << bowl.pairs_touched);
+}

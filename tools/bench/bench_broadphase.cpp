@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
   bench::Report report(argc > 1 ? argv[1] : "bench_broadphase.txt");
   report.line("# bench_broadphase: N balls (r 5 mm) packed in a bowl, two glob contact groups; one evaluation = the "
               "right-hand side with contacts");
-  report.line("%6s %12s %12s %12s %12s %12s %12s %10s", "N", "rhs_us", "us_per_ball", "sap_us", "brute_us",
-              "candidates", "N^2/2", "points");
+  report.line("%6s %10s %11s %8s %9s %10s %10s %10s %8s", "N", "rhs_us", "us_per_ball", "sap_us", "brute_us",
+              "sap_tests", "candidates", "N^2/2", "points");
   for (const int n : {10, 100, 1000, 4000}) {
     Scene scene = pile(n);
     std::vector<double> y = scene.y;
@@ -114,8 +114,8 @@ int main(int argc, char** argv) {
       }
     }) / brute_calls;
     if (brute_overlaps != overlaps) report.line("# MISMATCH: sweep and prune %zu pairs, brute force %zu", overlaps, brute_overlaps);
-    report.line("%6d %12.1f %12.3f %12.1f %12.1f %12zu %12zu %10zu", n, 1e6 * rhs, 1e6 * rhs / n, 1e6 * sap_time,
-                1e6 * brute, sim.broad_phase_pairs(), static_cast<std::size_t>(n) * (n - 1) / 2, points);
+    report.line("%6d %10.1f %11.3f %8.1f %9.1f %10zu %10zu %10zu %8zu", n, 1e6 * rhs, 1e6 * rhs / n, 1e6 * sap_time,
+                1e6 * brute, sap.tested(), sim.broad_phase_pairs(), static_cast<std::size_t>(n) * (n - 1) / 2, points);
   }
   return 0;
 }

@@ -14,6 +14,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+MAX_TRAJECTORIES = 6  # per-body trajectory plots drawn at most
+
 
 def read(path):
     with open(path, newline="") as f:
@@ -58,9 +60,21 @@ def main(outdir):
         ax.set_ylabel("normal force (N)")
         ax.set_title(f"{c}: force against indentation")
         save(fig, outdir / f"{c}_force_indentation.png")
-    for body in sorted({k[:-2] for k in data if k.endswith("_x") and "_point_" not in k}):
-        if "ball" not in body:
-            continue
+    derived = ("_point_", "_force_", "_torque_", "_reaction_")  # contact and joint columns
+    balls = sorted({k[:-2] for k in data if k.endswith("_x") and "ball" in k and not any(d in k for d in derived)})
+    if len(balls) > MAX_TRAJECTORIES:
+        print(f"plot_simulation: {len(balls)} balls, trajectories not drawn (at most {MAX_TRAJECTORIES})")
+        balls = []
+    for c in sorted({k[: -len("_pairs")] for k in data if k.endswith("_pairs")}):  # groups of pairs
+        fig, (points, force) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+        points.plot(data["t"], data[c + "_points"], lw=0.8)
+        points.set_ylabel("contact points")
+        force.plot(data["t"], data[c + "_normal_force"], lw=0.8)
+        force.set_ylabel("normal force, summed (N)")
+        force.set_xlabel("t (s)")
+        fig.suptitle(f"{c}: contact points and force over the group's pairs")
+        save(fig, outdir / f"{c}_points_force.png")
+    for body in balls:
         fig, (xy, xz) = plt.subplots(1, 2, figsize=(10, 4.5))
         x, y, z = ([1e3 * v for v in data[f"{body}_{a}"]] for a in "xyz")
         xy.plot(x, y, lw=0.8)

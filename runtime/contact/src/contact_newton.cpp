@@ -99,12 +99,24 @@ FreeformContact::Local FreeformContact::query_i(double u, double v, const Eigen:
 }
 
 bool FreeformContact::far_apart(const Pose& pose_i, const Pose& pose_j, double& gap) {
-  const auto centre = [](const Side& s, const Pose& pose) {
-    return Eigen::Vector3d(pose.r + pose.A * (s.mount.offset + s.mount.rotation * (s.scale * s.tree->bounding_centre())));
+  const Placement frame_i = surface_in_world(pose_i, side_i_.mount), frame_j = surface_in_world(pose_j, side_j_.mount);
+  const auto centre = [](const Side& s, const Placement& frame) {
+    return Eigen::Vector3d(frame.offset + frame.rotation * (s.scale * s.tree->bounding_centre()));
   };
   const double ri = side_i_.scale * side_i_.tree->bounding_radius() * kBoundingInflation;
   const double rj = side_j_.scale * side_j_.tree->bounding_radius() * kBoundingInflation;
-  gap = (centre(side_i_, pose_i) - centre(side_j_, pose_j)).norm() - ri - rj;
+  const Eigen::Vector3d ci = centre(side_i_, frame_i), cj = centre(side_j_, frame_j);
+  gap = (ci - cj).norm() - ri - rj;
+  if (gap > 0) return true;
+  // Each side's node box (in its own axes, grown by the bulge allowance) against the other's
+  // sphere: a flat face far to one side of a ball has an overlapping sphere but not box.
+  const auto box_gap = [](const Side& box, const Placement& frame, const Eigen::Vector3d& c, double r) {
+    const Eigen::Vector3d x = frame.rotation.transpose() * (c - frame.offset) / box.scale;
+    const double grow = (kBoundingInflation - 1) * box.tree->bounding_radius();
+    const Eigen::Vector3d low = box.tree->box_low().array() - grow, high = box.tree->box_high().array() + grow;
+    return box.scale * (x - x.cwiseMax(low).cwiseMin(high)).norm() - r;
+  };
+  gap = std::max(box_gap(side_j_, frame_j, ci, ri), box_gap(side_i_, frame_i, cj, rj));
   return gap > 0;
 }
 

@@ -21,12 +21,15 @@ std::span<const std::pair<int, int>> SweepAndPrune::update(std::span<const Aabb>
     for (; m > 0 && before(box, order_[m - 1]); --m) order_[m] = order_[m - 1];
     order_[m] = box;
   }
+  // The boxes copied in sweep order: the sweep then reads memory in sequence.
+  sorted_.resize(order_.size());
+  for (std::size_t k = 0; k < order_.size(); ++k) sorted_[k] = boxes[static_cast<std::size_t>(order_[k])];
   overlaps_.clear();
   tested_ = 0;
-  for (std::size_t k = 0; k < order_.size(); ++k) {
-    const Aabb& a = boxes[static_cast<std::size_t>(order_[k])];
-    for (std::size_t m = k + 1; m < order_.size(); ++m) {
-      const Aabb& b = boxes[static_cast<std::size_t>(order_[m])];
+  for (std::size_t k = 0; k < sorted_.size(); ++k) {
+    const Aabb& a = sorted_[k];
+    for (std::size_t m = k + 1; m < sorted_.size(); ++m) {
+      const Aabb& b = sorted_[m];
       if (b.min.x() > a.max.x()) break;
       ++tested_;
       if (b.min.y() > a.max.y() || a.min.y() > b.max.y() || b.min.z() > a.max.z() || a.min.z() > b.max.z()) continue;

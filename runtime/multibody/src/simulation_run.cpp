@@ -27,7 +27,7 @@ class OutputClock {
     for (std::size_t k = 0; k < impacts_.size(); ++k) {
       const ContactGroup& c = sim.contacts()[k];
       if (c.statistics().impacts != impacts_[k]) impacts_[k] = c.statistics().impacts, rows_[k] = 0;
-      if (c.output().points > 0 && rows_[k] < schedule_.steps_per_impact) dense = true, ++rows_[k];
+      if (c.single() && c.output().points > 0 && rows_[k] < schedule_.steps_per_impact) dense = true, ++rows_[k];
     }
     if (!dense && t + kTimeSlack < next_ && t < end_time_) return false;
     while (next_ <= t + kTimeSlack) next_ += schedule_.interval;

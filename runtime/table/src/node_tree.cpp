@@ -31,7 +31,7 @@ struct NodeTree::Impl {
   std::unique_ptr<Tree> tree;
   Header header;
   std::uint64_t stride = 1;  // every stride-th grid node along u and v is in the tree
-  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero(), low = centre, high = centre;
   double radius = 0;
 };
 
@@ -91,6 +91,8 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
     lo = lo.cwiseMin(tree->point(k));
     hi = hi.cwiseMax(tree->point(k));
   }
+  d.low = lo;
+  d.high = hi;
   d.centre = 0.5 * (lo + hi);
   for (std::size_t k = 0; k < d.points.node.size(); ++k) d.radius = std::max(d.radius, (tree->point(k) - d.centre).norm());
   d.tree = std::make_unique<Impl::Tree>(3, d.points, nanoflann::KDTreeSingleIndexAdaptorParams(16));
@@ -108,6 +110,8 @@ NodeIndex NodeTree::node(std::size_t k) const {
 }
 const Eigen::Vector3d& NodeTree::bounding_centre() const { return impl_->centre; }
 double NodeTree::bounding_radius() const { return impl_->radius; }
+const Eigen::Vector3d& NodeTree::box_low() const { return impl_->low; }
+const Eigen::Vector3d& NodeTree::box_high() const { return impl_->high; }
 
 std::size_t NodeTree::nearest_index(const Eigen::Vector3d& x) const {
   std::size_t k = 0;

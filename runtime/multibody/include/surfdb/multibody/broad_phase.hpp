@@ -26,6 +26,7 @@ class SweepAndPrune {
 
  private:
   std::vector<int> order_;  // box indices ascending by min.x
+  std::vector<Aabb> sorted_;  // the boxes in that order
   std::vector<std::pair<int, int>> overlaps_;
   std::size_t tested_ = 0;
 };

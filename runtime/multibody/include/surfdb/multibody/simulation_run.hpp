@@ -13,8 +13,8 @@ enum class IntegratorKind { ab4, rk4, adams, bdf };
 
 struct OutputSchedule {
   double interval = 1e-4;  // s, between regular output instants
-  /// Every accepted step is an output instant during the first this many steps of each impact
-  /// (impacts last tens of microseconds; force-indentation loops need them).
+  /// Every accepted step is an output instant during the first this many steps of each impact of
+  /// a one-pair contact (impacts last tens of microseconds; force-indentation loops need them).
   long steps_per_impact = 2000;
 };
 

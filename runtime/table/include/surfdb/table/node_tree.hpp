@@ -41,6 +41,9 @@ class NodeTree {
   /// A sphere holding every valid node (file unit), for cheap rejection of distant pairs.
   const Eigen::Vector3d& bounding_centre() const;
   double bounding_radius() const;
+  /// The box (table axes, file unit) holding every node of the tree: flat for a planar face.
+  const Eigen::Vector3d& box_low() const;
+  const Eigen::Vector3d& box_high() const;
 
  private:
   NodeTree();

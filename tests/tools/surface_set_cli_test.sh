@@ -136,4 +136,51 @@ expect_usage "--spacing 0" "--spacing: must be positive" "$surfdb" convert "$par
 expect_usage "--max-size words" "--max-size: '12 parsecs' is not a size" "$surfdb" convert "$part" --all-faces --max-size "12 parsecs" -o "$dir/x.sdbs"
 if [ ! -e "$dir/x.sdbs" ] && [ ! -e "$dir/x.sdb" ]; then ok; else bad "a refused command wrote its output"; fi
 
+# Scenarios on a set: a ball (analytic sphere) in the cup's inner face (face 4), found by a glob.
+"$surfdb" convert "$part" --all-faces --grid 40x40 --record 8x8 -o "$dir/scene.sdbs" 2>/dev/null || bad "set for the scenes"
+scene() {  # FILE TABLE-LINE PATTERN
+  cat >"$1" <<TOML
+[simulation]
+end_time = 0.002
+[[body]]
+name = "ball1"
+mass = 0.03
+inertia = [1e-6, 1e-6, 1e-6]
+position = [0.0, 0.0, -0.03999]
+[[surface]]
+name = "ball1"
+body = "ball1"
+sphere_radius = 0.01
+[[surface]]
+name = "cup"
+body = "ground"
+$2
+[[contact]]
+name = "c"
+surface_i = "$3"
+surface_j = "cup"
+stiffness = 1e10
+TOML
+}
+scene "$dir/ok.toml" 'table = "scene.sdbs"
+faces = [4]' "ball*"
+if "$surfdb" simulate "$dir/ok.toml" -o "$dir/ok" >/dev/null 2>"$dir/err" &&
+   /usr/bin/python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['contacts'][0]; assert c['name']=='c' and c['pairs_touched']==1 and c['max_points']==1, c" "$dir/ok/summary.json"; then
+  ok
+else
+  bad "a sphere in a set's face: $(cat "$dir/err")"
+fi
+scene "$dir/glob.toml" 'table = "scene.sdbs"' "marble*"
+expect_error "a pattern matching nothing" "contact 'c'.surface_i: the pattern 'marble*' matches no surface" "$surfdb" simulate "$dir/glob.toml" -o "$dir/glob"
+scene "$dir/face.toml" 'table = "scene.sdbs"
+faces = [99]' "ball1"
+expect_error "a face the set does not hold" "holds no face 99" "$surfdb" simulate "$dir/face.toml" -o "$dir/face"
+cp "$dir/ok/../scene.sdbs/face_0004.sdb" "$dir/single.sdb"
+scene "$dir/single.toml" 'table = "single.sdb"
+faces = [4]' "ball1"
+expect_error "faces on a single table" "applies to a surface set (.sdbs), not to the single table" "$surfdb" simulate "$dir/single.toml" -o "$dir/single"
+rm "$dir/scene.sdbs/face_0002.sdb"
+expect_error "a set missing a table" "face 2 (face_0002.sdb): the table is missing" "$surfdb" simulate "$dir/ok.toml" -o "$dir/missing"
+if [ ! -e "$dir/glob/summary.json" ] && [ ! -e "$dir/face/summary.json" ] && [ ! -e "$dir/missing/summary.json" ]; then ok; else bad "a refused scenario wrote outputs"; fi
+
 finish

@@ -41,7 +41,7 @@ const BodyState& Simulation::state_of(int body) const {
 }
 
 // Calls visit(contact index, surface i, surface j) for every pair in play: the fixed pairs
-// (surfaces -1), then the groups' candidates the broad phase finds close, in the sweep's order.
+// (surfaces -1), then the groups' candidates the broad phase finds close, in the grid's order.
 template <class Visit>
 void Simulation::for_each_pair(Visit&& visit) {
   for (std::size_t c = 0; c < contacts_.size(); ++c)
@@ -62,7 +62,7 @@ void Simulation::for_each_pair(Visit&& visit) {
     ++broad_phase_pairs_;
     o > 0 ? visit(c, a, b) : visit(c, b, a);
   };
-  for (const auto& [a, b] : sap_.update(boxes_)) {
+  for (const auto& [a, b] : grid_.update(boxes_)) {
     // Boxes overlap, but do the bounding spheres? (Two balls on a diagonal: boxes yes, spheres no.)
     const Sphere &sa = spheres_[static_cast<std::size_t>(a)], &sb = spheres_[static_cast<std::size_t>(b)];
     if ((sa.centre - sb.centre).squaredNorm() > (sa.radius + sb.radius) * (sa.radius + sb.radius)) continue;

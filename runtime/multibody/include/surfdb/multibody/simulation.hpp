@@ -1,7 +1,7 @@
 // The multibody loop with contacts (Machado, Flores and Ambrósio 2014, §5): the bodies' state
 // plus, per contact (a [[contact]] entry: one pair, or a group of candidate pairs), the energy its
 // points dissipated as an extra state, so that energy balances can be checked to integrator
-// accuracy. At every evaluation the broad phase (sweep and prune over the surfaces' world boxes)
+// accuracy. At every evaluation the broad phase (a grid over the surfaces' world boxes)
 // finds the groups' candidate pairs that are close, their detectors run and their forces enter
 // the generalized forces; after each accepted step accept() latches impact velocities and
 // records the contact outputs. run() owns the stepping.
@@ -55,9 +55,9 @@ class Simulation : public OdeSystem {
   const std::vector<ContactSurface>& surfaces() const { return surfaces_; }
   const std::vector<ContactGroup>& contacts() const { return contacts_; }
   /// Candidate pairs the broad phase passed at the last evaluation (boxes and bounding spheres
-  /// overlapping), and the box pairs the sweep tested on all axes.
+  /// overlapping), and the box pairs the grid compared.
   std::size_t broad_phase_pairs() const { return broad_phase_pairs_; }
-  std::size_t broad_phase_tests() const { return sap_.tested(); }
+  std::size_t broad_phase_tests() const { return grid_.tested(); }
 
  private:
   void update_body_states(const double* y);
@@ -76,7 +76,7 @@ class Simulation : public OdeSystem {
   std::vector<int> bounded_;          // surfaces the broad phase sorts
   std::vector<Aabb> boxes_;           // theirs, world
   std::vector<Sphere> spheres_;       // theirs, world (centre and radius)
-  SweepAndPrune sap_;
+  BoxGrid grid_;
   bool grouped_ = false;              // some contact takes its pairs from the broad phase
   std::size_t broad_phase_pairs_ = 0;
 };

@@ -15,6 +15,7 @@ FreeformManifold::FreeformManifold(std::shared_ptr<const TableSet> surface_i, Su
       detectors_.emplace_back(std::in_place_type<FreeformContact>, fi.table, mount_i, fj.table, mount_j, options);
   results_.resize(detectors_.size());
   active_.resize(detectors_.size());
+  accepted_.resize(detectors_.size());
 }
 
 FreeformManifold::FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j,
@@ -26,6 +27,7 @@ FreeformManifold::FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableS
     detectors_.emplace_back(std::in_place_type<SphereTableContact>, sphere_i, fj.table, mount_j, options);
   results_.resize(detectors_.size());
   active_.resize(detectors_.size());
+  accepted_.resize(detectors_.size());
 }
 
 bool FreeformManifold::neighbours(std::size_t a, std::size_t b) const {
@@ -35,11 +37,22 @@ bool FreeformManifold::neighbours(std::size_t a, std::size_t b) const {
   return (ia == ib || (surface_i_ && surface_i_->adjacent(ia, ib))) && (ja == jb || surface_j_->adjacent(ja, jb));
 }
 
+// A point walking over from a neighbour face: that face's slot was active at the last accepted
+// step, and its answer now lies where this slot's does (at their common edge), not a face's width
+// away (the far side of a block, adjacent to the face really touched, is that far).
+bool FreeformManifold::walked_over(std::size_t k) const {
+  for (std::size_t e = 0; e < accepted_.size(); ++e)
+    if (accepted_[e] && neighbours(k, e) && (results_[e].point_j - results_[k].point_j).norm() <= max_entry_depth_)
+      return true;
+  return false;
+}
+
 void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j) {
+  for (std::size_t k = 0; k < detectors_.size(); ++k)
+    results_[k] = std::visit([&](auto& detector) { return detector.evaluate(body_i, body_j); }, detectors_[k]);
   for (std::size_t k = 0; k < detectors_.size(); ++k) {
-    const ContactResult& r = results_[k] =
-        std::visit([&](auto& detector) { return detector.evaluate(body_i, body_j); }, detectors_[k]);
-    active_[k] = r.in_contact() && (active_[k] || r.indentation <= max_entry_depth_);
+    const ContactResult& r = results_[k];
+    active_[k] = r.in_contact() && (r.indentation <= max_entry_depth_ || accepted_[k] || walked_over(k));
   }
   if (detectors_.size() > 1) merge();
 }

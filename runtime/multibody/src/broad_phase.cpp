@@ -41,7 +41,12 @@ std::span<const std::pair<int, int>> BoxGrid::update(std::span<const Aabb> boxes
   // The cell: twice the median box's largest side.
   extents_.resize(boxes.size());
   Eigen::Vector3d origin = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+  const auto finite = [](const Aabb& b) { return b.min.allFinite() && b.max.allFinite(); };
   for (std::size_t k = 0; k < boxes.size(); ++k) {
+    if (!finite(boxes[k])) {  // a failed trial state: compared with all, overlapping none
+      extents_[k] = 0;
+      continue;
+    }
     extents_[k] = (boxes[k].max - boxes[k].min).maxCoeff();
     origin = origin.cwiseMin(boxes[k].min);
   }
@@ -54,7 +59,7 @@ std::span<const std::pair<int, int>> BoxGrid::update(std::span<const Aabb> boxes
   cell = std::max(cell, std::numeric_limits<double>::min());
   for (std::size_t k = 0; k < boxes.size(); ++k) {
     const int box = static_cast<int>(k);
-    if ((boxes[k].max - boxes[k].min).maxCoeff() > cell) {
+    if (!finite(boxes[k]) || (boxes[k].max - boxes[k].min).maxCoeff() > cell) {
       large_.push_back(box);
       continue;
     }

@@ -6,6 +6,10 @@
 #include "surfdb/contact/contact_wrench.hpp"
 
 namespace surfdb {
+namespace {
+// Accepted steps a pair of a group stays made while the broad phase finds its surfaces apart.
+constexpr std::uint64_t kIdleRounds = 100;
+}  // namespace
 
 ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces, int a, int b) {
   using Kind = ContactSurface::Kind;
@@ -164,6 +168,10 @@ void ContactGroup::end_accept() {
   bool dropped = false;
   for (std::size_t e = 0; e < entries_.size(); ++e) {
     if (!entries_[e].pair || entries_[e].round == round_) continue;
+    // Apart at this step: its episodes end. Kept a while (bodies in a pile come and go: remaking
+    // a pair costs allocations and, for tables, a global search), then dropped.
+    entries_[e].pair->release();
+    if (entries_[e].round + kIdleRounds > round_) continue;
     entries_[e].pair.reset();
     free_.push_back(static_cast<std::uint32_t>(e));
     --live_;

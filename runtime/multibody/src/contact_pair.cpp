@@ -32,12 +32,13 @@ bool ContactPair::active(std::size_t k) const {
 
 // A point that has just walked onto slot k from a neighbour slot (across an edge the faces share)
 // continues the neighbour's impact: the dissipative laws divide by the impact velocity, and the
-// approach rate of a sliding point is about zero.
+// approach rate of a sliding point is about zero. A neighbour still active now holds another
+// point (a ball in a V-groove touching its second wall): that one is a new impact.
 const ImpactMemory& ContactPair::memory_of(std::size_t k) const {
   const ImpactMemory& own = state_.memory[k];
   if (own.in_contact || !state_.freeform) return own;
   for (std::size_t e = 0; e < state_.memory.size(); ++e)
-    if (state_.memory[e].in_contact && state_.freeform->neighbours(k, e)) return state_.memory[e];
+    if (state_.memory[e].in_contact && !active(e) && state_.freeform->neighbours(k, e)) return state_.memory[e];
   return own;
 }
 
@@ -58,6 +59,12 @@ ContactForces ContactPair::forces(std::size_t k) const {
   f.elastic_energy = K * std::pow(contact.indentation, n + 1) / (n + 1);
   f.tangential = friction_force(spec_.friction, f.normal, contact.tangential_velocity);
   return f;
+}
+
+void ContactPair::release() {
+  for (ImpactMemory& m : state_.memory) m.in_contact = false;
+  state_.points = 0;
+  if (state_.freeform) state_.freeform->release();
 }
 
 void ContactPair::accept(double t) {
@@ -97,6 +104,7 @@ void ContactPair::accept(double t) {
     stats.impacts += s.memory[k].impacts;
   }
   s.last = results[deepest != none ? deepest : nearest != none ? nearest : 0];
+  if (s.freeform) s.freeform->latch();
   stats.max_points = std::max(stats.max_points, s.points);
   if (s.points > 0) {
     if (std::isnan(stats.first_contact_time)) stats.first_contact_time = t;

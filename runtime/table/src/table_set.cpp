@@ -92,7 +92,7 @@ std::shared_ptr<const TableSet> TableSet::open(const std::filesystem::path& path
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b) {
       const std::vector<std::uint32_t>& next = chosen[a]->adjacent;
-      adjacent[a * n + b] = std::binary_search(next.begin(), next.end(), chosen[b]->index) ? 1 : 0;
+      adjacent[a * n + b] = std::find(next.begin(), next.end(), chosen[b]->index) != next.end() ? 1 : 0;
     }
   return std::shared_ptr<const TableSet>(new TableSet(std::move(tables), std::move(adjacent)));
 }

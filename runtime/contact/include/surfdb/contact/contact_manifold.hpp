@@ -7,15 +7,17 @@
 //
 // A face's common-normal solution is also found where the other surface lies behind the face but
 // nowhere near it: a ball in a V-block "touches" the block's outer side faces, centimetres deep.
-// Real contact points begin shallow, so a slot that was not active at the previous evaluation
-// becomes active only with an indentation up to max_entry_depth (and a point walking over from a
-// neighbour face arrives as shallow as it was there).
+// Real contact points begin shallow, so a slot that was not active at the last accepted step
+// becomes active only with an indentation up to max_entry_depth, or when a neighbour slot was
+// active then and its point is now within max_entry_depth of this one's (a point walking over
+// from a neighbour face arrives as deep as it was there).
 //
 // A physical point can be found twice: at an edge two faces share, both detectors converge to it.
 // A touching slot whose point lies within merge_distance of an earlier active slot's, the two
 // slots' faces being the same or neighbours on each side, is marked merged: it carries no force.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <vector>
@@ -40,6 +42,11 @@ class FreeformManifold {
 
   /// Detection for every slot at the given body states; never throws for numerical trouble.
   void evaluate(const BodyState& body_i, const BodyState& body_j);
+  /// After an accepted step whose state the last evaluate() was at: its active slots are the ones
+  /// that may go on at any depth.
+  void latch() { accepted_ = active_; }
+  /// The surfaces are apart (the broad phase passed them by): no slot may go on.
+  void release() { std::fill(accepted_.begin(), accepted_.end(), std::uint8_t{0}); }
 
   std::size_t size() const { return detectors_.size(); }
   /// Every slot's result from the last evaluate().
@@ -60,13 +67,15 @@ class FreeformManifold {
 
  private:
   void merge();
+  bool walked_over(std::size_t k) const;
 
   std::shared_ptr<const TableSet> surface_i_, surface_j_;  // surface_i_ null for a sphere
   double merge_distance_;
   std::vector<std::variant<FreeformContact, SphereTableContact>> detectors_;
   std::vector<ContactResult> results_;
   double max_entry_depth_;
-  std::vector<std::uint8_t> active_;  // this evaluation's; the previous one's until it ends
+  std::vector<std::uint8_t> active_;    // at the last evaluate()
+  std::vector<std::uint8_t> accepted_;  // at the last accepted step (latch())
 };
 
 }  // namespace surfdb

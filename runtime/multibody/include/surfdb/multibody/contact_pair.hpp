@@ -107,6 +107,9 @@ class ContactPair {
   /// After an accepted step at time t, detect() having been called at its state: impact latching,
   /// outputs, statistics.
   void accept(double t);
+  /// After an accepted step at which the broad phase found the surfaces apart (not detected):
+  /// every point's contact episode has ended.
+  void release();
 
  private:
   const ImpactMemory& memory_of(std::size_t k) const;

@@ -61,9 +61,6 @@ class FreeformManifold {
   /// (none on an analytic sphere).
   WindowStats window_stats_i() const;
   WindowStats window_stats_j() const;
-  /// The part's face numbers of slot k (0 for a single table).
-  std::uint32_t face_i(std::size_t k) const { return surface_i_ ? (*surface_i_)[k / surface_j_->size()].face : 0; }
-  std::uint32_t face_j(std::size_t k) const { return (*surface_j_)[k % surface_j_->size()].face; }
 
  private:
   void merge();

@@ -81,8 +81,6 @@ class ContactGroup {
 
   const GroupStatistics& statistics() const { return statistics_; }
   const GroupOutput& output() const { return output_; }
-  /// The pairs in play now (fixed or made by the broad phase).
-  std::size_t live_pairs() const { return fixed_ ? 1 : live_; }
 
  private:
   // The pairs in play live in a pool (slots reused), found by key in an open-addressing table

@@ -55,9 +55,8 @@ class Simulation : public OdeSystem {
   const std::vector<ContactSurface>& surfaces() const { return surfaces_; }
   const std::vector<ContactGroup>& contacts() const { return contacts_; }
   /// Candidate pairs the broad phase passed at the last evaluation (boxes and bounding spheres
-  /// overlapping), and the box pairs the grid compared.
+  /// overlapping).
   std::size_t broad_phase_pairs() const { return broad_phase_pairs_; }
-  std::size_t broad_phase_tests() const { return grid_.tested(); }
 
  private:
   void update_body_states(const double* y);

@@ -40,9 +40,8 @@ constexpr int kClampedIterationsToLeave = 2;
 // An answer whose normals are less opposed than this (n_i . n_j above it, i.e. more than 60
 // degrees from anti-parallel) is no common normal: the solve reports it singular.
 constexpr double kMostOpposedCosine = -0.5;
-// The bounding spheres hold the nodes; the interpolated surface bulges between them by far less
-// than this fraction of the radius for any table fine enough to use.
-constexpr double kBoundingInflation = 1.01;
+// The bounding spheres hold the nodes; the interpolated surface bulges between them by less.
+constexpr double kBoundingInflation = 1 + kInterpolationBulge;
 
 // Where a surface's frame is in the world: origin and axes.
 Placement surface_in_world(const Pose& pose, const SurfaceMount& mount) {
@@ -108,13 +107,11 @@ bool FreeformContact::far_apart(const Pose& pose_i, const Pose& pose_j, double& 
   const Eigen::Vector3d ci = centre(side_i_, frame_i), cj = centre(side_j_, frame_j);
   gap = (ci - cj).norm() - ri - rj;
   if (gap > 0) return true;
-  // Each side's node box (in its own axes, grown by the bulge allowance) against the other's
-  // sphere: a flat face far to one side of a ball has an overlapping sphere but not box.
+  // Each side's node box (in its own axes) against the other's sphere: a flat face far to one
+  // side of a ball has an overlapping sphere but not box.
   const auto box_gap = [](const Side& box, const Placement& frame, const Eigen::Vector3d& c, double r) {
     const Eigen::Vector3d x = frame.rotation.transpose() * (c - frame.offset) / box.scale;
-    const double grow = (kBoundingInflation - 1) * box.tree->bounding_radius();
-    const Eigen::Vector3d low = box.tree->box_low().array() - grow, high = box.tree->box_high().array() + grow;
-    return box.scale * (x - x.cwiseMax(low).cwiseMin(high)).norm() - r;
+    return box.scale * (x - x.cwiseMax(box.tree->box_low()).cwiseMin(box.tree->box_high())).norm() - r;
   };
   gap = std::max(box_gap(side_j_, frame_j, ci, ri), box_gap(side_i_, frame_i, cj, rj));
   return gap > 0;

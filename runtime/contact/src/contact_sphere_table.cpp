@@ -18,11 +18,8 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   const Eigen::Matrix3d R = body_j.pose.A * mount_.rotation;
   const Eigen::Vector3d origin = body_j.pose.r + body_j.pose.A * mount_.offset;
   const Eigen::Vector3d x = R.transpose() * (centre - origin) / scale_;
-  // Farther from the table's node box (grown by the bulge allowance of its bounding sphere) than
-  // the radius: no solve.
-  const double grow = 0.01 * tree_->bounding_radius();
-  const Eigen::Vector3d low = tree_->box_low().array() - grow, high = tree_->box_high().array() + grow;
-  const double reach = scale_ * (x - x.cwiseMax(low).cwiseMin(high)).norm();
+  // Farther from the table's node box than the radius: no solve.
+  const double reach = scale_ * (x - x.cwiseMax(tree_->box_low()).cwiseMin(tree_->box_high())).norm();
   if (reach > sphere_.radius) {
     r.gap = reach - sphere_.radius;
     return r;

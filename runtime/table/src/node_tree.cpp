@@ -91,10 +91,10 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
     lo = lo.cwiseMin(tree->point(k));
     hi = hi.cwiseMax(tree->point(k));
   }
-  d.low = lo;
-  d.high = hi;
   d.centre = 0.5 * (lo + hi);
   for (std::size_t k = 0; k < d.points.node.size(); ++k) d.radius = std::max(d.radius, (tree->point(k) - d.centre).norm());
+  d.low = lo.array() - kInterpolationBulge * d.radius;
+  d.high = hi.array() + kInterpolationBulge * d.radius;
   d.tree = std::make_unique<Impl::Tree>(3, d.points, nanoflann::KDTreeSingleIndexAdaptorParams(16));
   d.tree->buildIndex();
   return tree;

@@ -11,6 +11,11 @@
 
 namespace surfdb {
 
+/// The interpolated surface strays from the nodes a tree holds (thinned, at most every k-th) by
+/// far less than this fraction of the tree's bounding radius, for any table fine enough to use:
+/// bounds for rejecting distant surfaces are grown by it.
+inline constexpr double kInterpolationBulge = 0.01;
+
 class NodeTree {
  public:
   /// Reads every data record once (verifying it). Throws FormatError when a record is damaged or
@@ -41,7 +46,8 @@ class NodeTree {
   /// A sphere holding every valid node (file unit), for cheap rejection of distant pairs.
   const Eigen::Vector3d& bounding_centre() const;
   double bounding_radius() const;
-  /// The box (table axes, file unit) holding every node of the tree: flat for a planar face.
+  /// The box (table axes, file unit) holding every node of the tree, grown on every side by
+  /// kInterpolationBulge times the bounding radius: the surface between the nodes lies inside.
   const Eigen::Vector3d& box_low() const;
   const Eigen::Vector3d& box_high() const;
 

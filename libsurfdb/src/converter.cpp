@@ -35,11 +35,18 @@ class RecordFiller {
 
   void fill(RecordIndex r, std::uint8_t* out, Counters& counters) const {
     std::array<double, kColumnsV1.size()> values;
+    // The record's part of each grid line is classified at once (SurfaceSource::inside_line).
+    const std::uint64_t j0 = r.tj * layout_.v_record_points;
+    std::vector<double> v(std::min<std::uint64_t>(layout_.v_record_points, layout_.v_points - j0));
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = header_.v_at(j0 + k);
+    std::vector<std::uint8_t> valid(v.size());
     for (std::uint32_t li = 0; li < layout_.u_record_points; ++li) {
+      const std::uint64_t i = r.ti * layout_.u_record_points + li;
+      if (i < layout_.u_points) source_.inside_line(header_.u_at(i), v, valid);
       for (std::uint32_t lj = 0; lj < layout_.v_record_points; ++lj) {
-        const NodeIndex node{r.ti * layout_.u_record_points + li, r.tj * layout_.v_record_points + lj};
+        const NodeIndex node{i, j0 + lj};
         if (node.i < layout_.u_points && node.j < layout_.v_points) {
-          sample(node, values, counters);
+          sample(node, valid[lj] != 0, values, counters);
         } else {
           values.fill(0.0);  // padding: flags 0 marks it invalid
         }
@@ -49,10 +56,9 @@ class RecordFiller {
   }
 
  private:
-  void sample(NodeIndex node, std::array<double, kColumnsV1.size()>& out, Counters& counters) const {
+  void sample(NodeIndex node, bool valid, std::array<double, kColumnsV1.size()>& out, Counters& counters) const {
     const double u = header_.u_at(node.i), v = header_.v_at(node.j);
     const NodeGeometry g = node_geometry(source_, bounds_, u, v, normal_sign_);
-    const bool valid = source_.inside(u, v);
     counters.invalid += !valid;
     counters.degenerate += g.degenerate;
     const std::uint32_t flags =

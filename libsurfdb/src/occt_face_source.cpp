@@ -8,6 +8,7 @@
 #include <TopoDS.hxx>
 #include <gp_Pnt2d.hxx>
 
+#include <algorithm>
 #include <cmath>
 
 namespace surfdb {
@@ -80,7 +81,12 @@ OcctFaceSource::OcctFaceSource(const TopoDS_Face& face, SourceInfo info, LengthU
   bounds_ = face_bounds(face_, surface_);
   tolerance_ = BRep_Tool::Tolerance(face_);
   natural_bounds_ = has_natural_bounds(face_, bounds_);
+  if (!natural_bounds_) scanline_ = TrimScanline::build(face_, surface_, tolerance_);
 }
+
+OcctFaceSource::OcctFaceSource(const OcctFaceSource& other)
+    : face_(other.face_), surface_(other.face_, true), info_(other.info_), unit_(other.unit_), bounds_(other.bounds_),
+      tolerance_(other.tolerance_), natural_bounds_(other.natural_bounds_), scanline_(other.scanline_) {}
 
 SurfaceD2 OcctFaceSource::d2(double u, double v) const {
   gp_Pnt p;
@@ -96,8 +102,18 @@ bool OcctFaceSource::inside(double u, double v) const {
   return state == TopAbs_IN || state == TopAbs_ON;
 }
 
+void OcctFaceSource::inside_line(double u, std::span<const double> v, std::span<std::uint8_t> out) const {
+  if (natural_bounds_) {
+    std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(v.size()), 1);
+  } else if (scanline_) {
+    scanline_->classify_line(u, v, out, [this](double uu, double vv) { return inside(uu, vv); });
+  } else {
+    SurfaceSource::inside_line(u, v, out);
+  }
+}
+
 std::unique_ptr<SurfaceSource> OcctFaceSource::clone() const {
-  return std::make_unique<OcctFaceSource>(face_, info_, unit_);
+  return std::unique_ptr<SurfaceSource>(new OcctFaceSource(*this));
 }
 
 }  // namespace surfdb

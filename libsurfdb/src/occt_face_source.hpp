@@ -1,11 +1,13 @@
 // SurfaceSource over an OpenCASCADE face: exact evaluation through BRepAdaptor_Surface (the
-// face's location applied) and inside/outside from BRepClass_FaceClassifier.
+// face's location applied) and inside/outside from BRepClass_FaceClassifier, node by node or, for a
+// grid line, from the line's crossings with the trimming curves (trim_scanline.hpp).
 #pragma once
 
 #include <BRepAdaptor_Surface.hxx>
 #include <TopoDS_Face.hxx>
 
 #include "surfdb/libsurfdb/surface_source.hpp"
+#include "trim_scanline.hpp"
 
 namespace surfdb {
 
@@ -16,11 +18,14 @@ class OcctFaceSource final : public SurfaceSource {
   ParamBounds bounds() const override { return bounds_; }
   SurfaceD2 d2(double u, double v) const override;
   bool inside(double u, double v) const override;
+  void inside_line(double u, std::span<const double> v, std::span<std::uint8_t> out) const override;
   SourceInfo info() const override { return info_; }
   LengthUnit unit() const override { return unit_; }
   std::unique_ptr<SurfaceSource> clone() const override;
 
  private:
+  OcctFaceSource(const OcctFaceSource& other);  // clone(): its own evaluator, the same trimming curves
+
   TopoDS_Face face_;
   BRepAdaptor_Surface surface_;
   SourceInfo info_;
@@ -28,6 +33,7 @@ class OcctFaceSource final : public SurfaceSource {
   ParamBounds bounds_;
   double tolerance_ = 0;
   bool natural_bounds_ = false;  // untrimmed: every (u,v) of the rectangle is inside
+  std::shared_ptr<const TrimScanline> scanline_;  // trimmed faces whose edges all have pcurves
 };
 
 /// Parameter rectangle of a face (BRepTools::UVBounds) with the periods of closed directions.

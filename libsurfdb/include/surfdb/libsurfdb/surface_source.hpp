@@ -4,7 +4,9 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cstdint>
 #include <memory>
+#include <span>
 
 #include "surfdb/formats/header.hpp"
 
@@ -29,6 +31,11 @@ class SurfaceSource {
   virtual SurfaceD2 d2(double u, double v) const = 0;
   /// True when (u,v) is inside the face or on its boundary (trimmed faces say false outside).
   virtual bool inside(double u, double v) const = 0;
+  /// out[k] = inside(u, v[k]) for the nodes of one grid line, v ascending; the converter asks
+  /// this way. Trimmed CAD faces answer a whole line from its crossings with the trimming curves.
+  virtual void inside_line(double u, std::span<const double> v, std::span<std::uint8_t> out) const {
+    for (std::size_t k = 0; k < v.size(); ++k) out[k] = inside(u, v[k]);
+  }
   /// Where the surface came from; orientation says whether the face is reversed.
   virtual SourceInfo info() const = 0;
   virtual LengthUnit unit() const { return LengthUnit::millimetre; }

@@ -184,9 +184,10 @@ TEST_CASE("a contact beyond the cup's rim reports outside_domain, never NaN") {
   CHECK(back.indentation == relative(1e-5, 1e-8));
 }
 
-TEST_CASE("a contact is set up with its node trees: a damaged table fails at construction, not in a step") {
-  // Catches a node tree built lazily at the first evaluation, i.e. inside an integrator's
-  // right-hand side, where an exception (or seconds of work) is out of place.
+TEST_CASE("a contact is set up with its node trees; a damaged record fails the search that reads it") {
+  // The trees are built at construction (milliseconds: a few nodes per record), not in an
+  // integrator's right-hand side; the records a search descends into are verified as it reads
+  // them, so damage is reported where it is used, naming the record.
   TempDir dir;
   write_damaged_table(dir / "o.sdb");
   ConvertOptions o;
@@ -194,7 +195,9 @@ TEST_CASE("a contact is set up with its node trees: a damaged table fails at con
   o.record = {10, 10};
   convert_surface(*make_analytic_surface(AnalyticSpec{}), o, dir / "intact.sdb");
   const auto damaged = Database::open(dir / "o.sdb"), intact = Database::open(dir / "intact.sdb");
-  CHECK_THROWS_WITH_AS(FreeformContact(intact, {}, damaged, {}), doctest::Contains("damaged"), FormatError);
+  FreeformContact on_damage(intact, {}, damaged, {});
+  // The same octant on both sides, coincident: every record of one overlaps its twin.
+  CHECK_THROWS_WITH_AS(on_damage.evaluate(BodyState{}, BodyState{}), doctest::Contains("data record 14"), FormatError);
   // An intact pair builds both trees once; a second contact on the same databases shares them.
   const FreeformContact first(intact, {}, intact, {});
   CHECK(&intact->node_tree() == &intact->node_tree());

@@ -40,8 +40,6 @@ constexpr int kClampedIterationsToLeave = 2;
 // An answer whose normals are less opposed than this (n_i . n_j above it, i.e. more than 60
 // degrees from anti-parallel) is no common normal: the solve reports it singular.
 constexpr double kMostOpposedCosine = -0.5;
-// The bounding spheres hold the nodes; the interpolated surface bulges between them by less.
-constexpr double kBoundingInflation = 1 + kInterpolationBulge;
 
 // Where a surface's frame is in the world: origin and axes.
 Placement surface_in_world(const Pose& pose, const SurfaceMount& mount) {
@@ -102,8 +100,8 @@ bool FreeformContact::far_apart(const Pose& pose_i, const Pose& pose_j, double& 
   const auto centre = [](const Side& s, const Placement& frame) {
     return Eigen::Vector3d(frame.offset + frame.rotation * (s.scale * s.tree->bounding_centre()));
   };
-  const double ri = side_i_.scale * side_i_.tree->bounding_radius() * kBoundingInflation;
-  const double rj = side_j_.scale * side_j_.tree->bounding_radius() * kBoundingInflation;
+  const double ri = side_i_.scale * side_i_.tree->bounding_radius();
+  const double rj = side_j_.scale * side_j_.tree->bounding_radius();
   const Eigen::Vector3d ci = centre(side_i_, frame_i), cj = centre(side_j_, frame_j);
   gap = (ci - cj).norm() - ri - rj;
   if (gap > 0) return true;
@@ -122,23 +120,13 @@ void FreeformContact::global_search(const Pose& pose_i, const Pose& pose_j) {
   const Eigen::Matrix3d Ri = pose_i.A * side_i_.mount.rotation, Rj = pose_j.A * side_j_.mount.rotation;
   const Eigen::Vector3d oi = pose_i.r + pose_i.A * side_i_.mount.offset;
   const Eigen::Vector3d oj = pose_j.r + pose_j.A * side_j_.mount.offset;
+  // Surface i's points (its file unit) in surface j's axes and unit.
+  const NodeTree::Similarity i_in_j{Rj.transpose() * Ri, side_i_.scale / side_j_.scale,
+                                    Rj.transpose() * (oi - oj) / side_j_.scale};
+  const NodeTree::NodePair start = side_i_.tree->closest(*side_j_.tree, i_in_j);
   const Header& hi = side_i_.binding.database().header();
   const Header& hj = side_j_.binding.database().header();
-  // The node of i deepest inside j (or, apart, closest to it), measured along j's normal at the
-  // node of j nearest to it.
-  double best = INFINITY;
-  for (std::size_t k = 0; k < side_i_.tree->size(); ++k) {
-    const Eigen::Vector3d x = oi + side_i_.scale * (Ri * side_i_.tree->point(k));
-    const Eigen::Vector3d in_j = Rj.transpose() * (x - oj) / side_j_.scale;
-    const NodeIndex nj = side_j_.tree->nearest(in_j);
-    const SurfacePoint s = side_j_.binding.query(hj.u_at(nj.i), hj.v_at(nj.j), WindowPolicy::hold);
-    const double depth = (in_j - s.p).dot(s.n);
-    if (depth < best) {
-      best = depth;
-      const NodeIndex ni = side_i_.tree->node(k);
-      set_guess(hi.u_at(ni.i), hi.v_at(ni.j), hj.u_at(nj.i), hj.v_at(nj.j));
-    }
-  }
+  set_guess(hi.u_at(start.here.i), hi.v_at(start.here.j), hj.u_at(start.there.i), hj.v_at(start.there.j));
 }
 
 // The common-normal conditions at one iterate.

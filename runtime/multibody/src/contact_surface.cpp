@@ -9,7 +9,7 @@ Eigen::Vector3d ContactSurface::bounding_centre() const {
 
 double ContactSurface::bounding_radius() const {
   switch (kind) {
-    case Kind::table: return (1 + kInterpolationBulge) * tables->meters_per_unit() * tables->bounding_radius();
+    case Kind::table: return tables->meters_per_unit() * tables->bounding_radius();
     case Kind::sphere: return radius;
     case Kind::cavity:
     case Kind::plane: break;

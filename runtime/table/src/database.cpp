@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <atomic>
 #include <boost/interprocess/file_mapping.hpp>
 #include <boost/interprocess/mapped_region.hpp>
@@ -127,6 +128,20 @@ void Database::release(std::uint64_t number, std::uint64_t count) const {
   const std::uint64_t end = std::min(l.file_bytes, (last_end + block - 1) / block * block);
   if (end > begin)
     ::madvise(reinterpret_cast<void*>(base + begin), end - begin, MADV_DONTNEED);
+}
+
+void Database::copy(std::uint64_t offset, std::span<std::uint8_t> out) const {
+  if (offset > impl_->bytes.size() || out.size() > impl_->bytes.size() - offset)
+    throw FormatError(impl_->path.string() + ": read past the end of the file");
+  const int fd = impl_->file.get_mapping_handle().handle;  // the mapped file itself, not the path now
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ::ssize_t n = ::pread(fd, out.data() + done, out.size() - done, static_cast<::off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw FormatError(impl_->path.string() + ": cannot read: " + (n < 0 ? std::strerror(errno) : "the file shrank"));
+    done += static_cast<std::size_t>(n);
+  }
 }
 
 const NodeTree& Database::node_tree() const {

@@ -1,9 +1,9 @@
 #include "surfdb/table/node_tree.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <cstring>
-#include <nanoflann.hpp>
+#include <span>
 #include <vector>
 
 #include "surfdb/formats/error.hpp"
@@ -11,135 +11,355 @@
 
 namespace surfdb {
 namespace {
-constexpr double kTargetNodes = 65536;  // about 1.5 MB of points
+
+struct Sphere {
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  double radius = INFINITY;  // unbounded until shown otherwise
+};
+
+// The sphere around parts: centred on the box holding theirs.
+Sphere enclose(std::span<const Sphere> parts) {
+  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
+  for (const Sphere& s : parts) {
+    if (!std::isfinite(s.radius)) return {};
+    low = low.cwiseMin((s.centre.array() - s.radius).matrix());
+    high = high.cwiseMax((s.centre.array() + s.radius).matrix());
+  }
+  Sphere out{0.5 * (low + high), 0};
+  for (const Sphere& s : parts) out.radius = std::max(out.radius, (s.centre - out.centre).norm() + s.radius);
+  return out;
 }
 
+// How far the surface over a cell can stray from the chord between its corners, from the
+// curvature: the sagitta of an arc of curvature k over the chord.
+double sagitta(double curvature, double chord) {
+  const double half = 0.5 * curvature * chord;
+  if (half < 1e-4) return curvature * chord * chord / 8;
+  return half < 1 ? (1 - std::sqrt(1 - half * half)) / curvature : chord;
+}
+
+}  // namespace
+
 struct NodeTree::Impl {
-  // nanoflann's dataset interface over the node points.
-  struct Points {
-    std::vector<double> xyz;          // 3 per node
-    std::vector<std::uint64_t> node;  // i * v_points + j
-    std::size_t kdtree_get_point_count() const { return node.size(); }
-    double kdtree_get_pt(std::size_t k, std::size_t dim) const { return xyz[3 * k + dim]; }
-    template <class Box>
-    bool kdtree_get_bbox(Box&) const { return false; }
-  };
-  using Tree = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<double, Points>,
-                                                   Points, 3, std::size_t>;
-  Points points;
-  std::vector<double> derivatives;  // dp/du, dp/dv of node k at 6k: differences to the next node
-  std::unique_ptr<Tree> tree;
+  const Database* db = nullptr;
   Header header;
-  std::uint64_t stride = 1;  // every stride-th grid node along u and v is in the tree
+  int cx = 0, cy = 0, cz = 0, cnx = 0, cny = 0, cnz = 0, cf = -1, ck1 = -1, ck2 = -1, csu = -1;
+  std::vector<std::vector<Sphere>> levels;            // levels[0]: record number - 1; then merged 2 x 2
+  std::vector<std::array<std::uint64_t, 2>> dims;      // rows (along u) and columns of each level
+  std::uint64_t stride = 1;                            // closest(): every stride-th node of a record
   Eigen::Vector3d centre = Eigen::Vector3d::Zero(), low = centre, high = centre;
   double radius = 0;
+
+  double value(const std::uint8_t* node, int column) const {
+    return load_scalar(node, header.layout.scalar_bytes, column);
+  }
+  Eigen::Vector3d point(const std::uint8_t* node) const { return {value(node, cx), value(node, cy), value(node, cz)}; }
+  Eigen::Vector3d normal(const std::uint8_t* node) const { return {value(node, cnx), value(node, cny), value(node, cnz)}; }
+  bool valid(const std::uint8_t* node) const {
+    return cf < 0 || (static_cast<std::uint32_t>(value(node, cf)) & point_flags::valid);
+  }
+  const std::uint8_t* node_in(const std::uint8_t* record, NodeIndex n) const {
+    const RecordLayout& l = header.layout;
+    return record + l.slot_of_node(n) * l.column_count * l.scalar_bytes;
+  }
+  std::uint64_t record_of(NodeIndex n) const {
+    const RecordLayout& l = header.layout;
+    return l.record_number({n.i / l.u_record_points, n.j / l.v_record_points});
+  }
+  // A node of a verified record.
+  const std::uint8_t* verified(NodeIndex n) const { return node_in(db->record(record_of(n)), n); }
+  const Sphere& sphere(std::size_t level, std::uint64_t a, std::uint64_t b) const {
+    return levels[level][a * dims[level][1] + b];
+  }
+  // The nodes of record (a, b) that lie on the grid, visited as f(node index, node bytes).
+  template <class F>
+  void for_each_node(std::uint64_t a, std::uint64_t b, std::uint64_t stride, F&& f) const {
+    const RecordLayout& l = header.layout;
+    const std::uint8_t* record = db->record(l.record_number({a, b}));
+    for (std::uint64_t li = 0; li < l.u_record_points; li += stride)
+      for (std::uint64_t lj = 0; lj < l.v_record_points; lj += stride) {
+        const NodeIndex n{a * l.u_record_points + li, b * l.v_record_points + lj};
+        if (n.i >= l.u_points || n.j >= l.v_points) continue;
+        const std::uint8_t* node = node_in(record, n);
+        if (valid(node)) f(n, node);
+      }
+  }
+  // The grid lines records begin on, and the last: every node's point and larger curvature.
+  struct Line {
+    std::vector<Eigen::Vector3d> p;
+    std::vector<double> curvature;  // the larger principal curvature's magnitude, 0 if not stored
+    std::vector<double> speed;      // |ds/du|, 0 if not stored
+  };
+  std::vector<Line> read_lines() const;
+  Sphere record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0, std::uint64_t j1) const;
+  void build_levels(std::vector<Sphere> records);
+  struct NearestSearch;
+  struct PairSearch;
 };
+
+// Lines i = 0, u_record_points, 2 u_record_points, ... and the last, read a record's part at a
+// time by one read call each (docs/format.md: a line's nodes are consecutive in a record): some
+// 1,400 calls for a 999 x 999 table in 27 x 27 records, unverified, where mapped pages would cost
+// a page fault each.
+std::vector<NodeTree::Impl::Line> NodeTree::Impl::read_lines() const {
+  const RecordLayout& l = header.layout;
+  std::vector<std::uint64_t> at;
+  for (std::uint64_t i = 0; i < l.u_points; i += l.u_record_points) at.push_back(i);
+  if (at.back() != l.u_points - 1) at.push_back(l.u_points - 1);
+  const std::uint64_t node_bytes = std::uint64_t{l.column_count} * l.scalar_bytes;
+  std::vector<std::uint8_t> buffer(l.v_record_points * node_bytes);
+  std::vector<Line> lines(at.size());
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    for (std::uint64_t b = 0; b < l.v_records; ++b) {
+      const NodeIndex first{at[k], b * l.v_record_points};
+      const std::uint64_t count = std::min<std::uint64_t>(l.v_record_points, l.v_points - first.j);
+      db->copy(l.record_offset(record_of(first)) + l.slot_of_node(first) * node_bytes,
+               std::span(buffer.data(), count * node_bytes));
+      for (std::uint64_t m = 0; m < count; ++m) {
+        const std::uint8_t* node = buffer.data() + m * node_bytes;
+        lines[k].p.push_back(point(node));
+        lines[k].curvature.push_back(ck1 >= 0 && ck2 >= 0 ? std::max(std::abs(value(node, ck1)), std::abs(value(node, ck2))) : 0.0);
+        lines[k].speed.push_back(csu >= 0 ? std::abs(value(node, csu)) : 0.0);
+      }
+    }
+  }
+  return lines;
+}
+
+// The cell of the record grid between two read lines, from node j0 to j1 (the next record's first,
+// or the last): a sphere around the lines' nodes there, grown for the nodes between the lines,
+// unread. A curve along u from one line to the other is about du_lines |ds/du| long, so none of
+// its points lies farther than half that from the nearer line; where the nodes' curvature says the
+// curve bends little, by twice the sagitta of that length instead. And by 1 % of the cell.
+Sphere NodeTree::Impl::record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0,
+                                     std::uint64_t j1) const {
+  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
+  double curvature = 0, across = 0, speed = 0;
+  for (std::uint64_t j = j0; j <= j1; ++j) {
+    low = low.cwiseMin(first.p[j]).cwiseMin(last.p[j]);
+    high = high.cwiseMax(first.p[j]).cwiseMax(last.p[j]);
+    curvature = std::max({curvature, first.curvature[j], last.curvature[j]});
+    speed = std::max({speed, first.speed[j], last.speed[j]});
+    across = std::max(across, (last.p[j] - first.p[j]).norm());
+  }
+  Sphere s{0.5 * (low + high), 0};
+  for (std::uint64_t j = j0; j <= j1; ++j)
+    s.radius = std::max({s.radius, (first.p[j] - s.centre).norm(), (last.p[j] - s.centre).norm()});
+  // The speed may vary between the lines: 1.5 times the larger at either end.
+  const double length = std::max(across, 1.5 * speed * du_lines);
+  const double along = std::max((first.p[j1] - first.p[j0]).norm(), (last.p[j1] - last.p[j0]).norm());
+  s.radius += std::min(0.5 * length, 2 * sagitta(curvature, length)) + 0.01 * std::max(length, along);
+  if (!s.centre.allFinite() || !std::isfinite(s.radius)) return {};
+  return s;
+}
+
+void NodeTree::Impl::build_levels(std::vector<Sphere> records) {
+  dims.push_back({header.layout.u_records, header.layout.v_records});
+  levels.push_back(std::move(records));
+  while (dims.back()[0] > 1 || dims.back()[1] > 1) {
+    const auto [rows, columns] = dims.back();
+    const std::array<std::uint64_t, 2> up{(rows + 1) / 2, (columns + 1) / 2};
+    std::vector<Sphere> merged(up[0] * up[1]);
+    for (std::uint64_t a = 0; a < up[0]; ++a)
+      for (std::uint64_t b = 0; b < up[1]; ++b) {
+        std::array<Sphere, 4> parts;
+        std::size_t n = 0;
+        for (std::uint64_t ca = 2 * a; ca < std::min(2 * a + 2, rows); ++ca)
+          for (std::uint64_t cb = 2 * b; cb < std::min(2 * b + 2, columns); ++cb) parts[n++] = sphere(levels.size() - 1, ca, cb);
+        merged[a * up[1] + b] = enclose(std::span(parts.data(), n));
+      }
+    dims.push_back(up);
+    levels.push_back(std::move(merged));
+  }
+}
 
 NodeTree::NodeTree() : impl_(std::make_unique<Impl>()) {}
 NodeTree::~NodeTree() = default;
 
 std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
-  const Header& h = db.header();
-  const RecordLayout& l = h.layout;
-  const int cx = column_offset(h, Column::x), cy = column_offset(h, Column::y),
-            cz = column_offset(h, Column::z), cf = column_offset(h, Column::flags);
   std::shared_ptr<NodeTree> tree(new NodeTree());
   Impl& d = *tree->impl_;
-  d.header = h;
-  const auto value = [&](const std::uint8_t* node, int column) { return load_scalar(node, l.scalar_bytes, column); };
-  // A node's point, read through db.record: a neighbour may lie in another record than the one
-  // being scanned, whose pages then go again at once.
-  std::uint64_t scanning = 0;
-  const auto point_at = [&](NodeIndex n) {
-    const std::uint64_t number = l.record_number({n.i / l.u_record_points, n.j / l.v_record_points});
-    const std::uint8_t* at = db.record(number) + l.slot_of_node(n) * l.column_count * l.scalar_bytes;
-    const Eigen::Vector3d p(value(at, cx), value(at, cy), value(at, cz));
-    if (number != scanning) db.release(number);
-    return p;
-  };
-  // Every stride-th node along u and v: a tree small enough to stay in cache. Newton, which
-  // steps several cells at a time, finishes from a node at most a few cells from the answer.
-  const std::uint64_t stride = d.stride = std::max<std::uint64_t>(
-      1, static_cast<std::uint64_t>(std::ceil(std::sqrt(double(l.u_points) * double(l.v_points) / kTargetNodes))));
-  const auto kept = [&](std::uint64_t i, std::uint64_t n) { return i % stride == 0 || i + 1 == n; };
-  for (std::uint64_t k = 1; k <= l.data_records; ++k) {
-    const std::uint8_t* record = db.record(k);
-    const RecordIndex r = l.record_index(k);
-    scanning = k;
-    for (std::uint64_t li = 0; li < l.u_record_points; ++li) {
-      for (std::uint64_t lj = 0; lj < l.v_record_points; ++lj) {
-        const NodeIndex n{r.ti * l.u_record_points + li, r.tj * l.v_record_points + lj};
-        if (n.i >= l.u_points || n.j >= l.v_points || !kept(n.i, l.u_points) || !kept(n.j, l.v_points)) continue;
-        const std::uint8_t* at = record + l.slot_of_node(n) * l.column_count * l.scalar_bytes;
-        if (cf >= 0 && !(static_cast<std::uint32_t>(value(at, cf)) & point_flags::valid)) continue;
-        const Eigen::Vector3d p(value(at, cx), value(at, cy), value(at, cz));
-        d.points.xyz.insert(d.points.xyz.end(), {p.x(), p.y(), p.z()});
-        d.points.node.push_back(n.i * l.v_points + n.j);
-        // Forward differences, backward on the last grid line: the bilinear table's own slopes.
-        const Eigen::Vector3d p_u = n.i + 1 < l.u_points ? (point_at({n.i + 1, n.j}) - p) / h.du
-                                                         : (p - point_at({n.i - 1, n.j})) / h.du;
-        const Eigen::Vector3d p_v = n.j + 1 < l.v_points ? (point_at({n.i, n.j + 1}) - p) / h.dv
-                                                         : (p - point_at({n.i, n.j - 1})) / h.dv;
-        d.derivatives.insert(d.derivatives.end(), {p_u.x(), p_u.y(), p_u.z(), p_v.x(), p_v.y(), p_v.z()});
-      }
+  d.db = &db;
+  d.header = db.header();
+  const Header& h = d.header;
+  d.cx = column_offset(h, Column::x), d.cy = column_offset(h, Column::y), d.cz = column_offset(h, Column::z);
+  d.cnx = column_offset(h, Column::nx), d.cny = column_offset(h, Column::ny), d.cnz = column_offset(h, Column::nz);
+  d.cf = column_offset(h, Column::flags), d.ck1 = column_offset(h, Column::k1), d.ck2 = column_offset(h, Column::k2);
+  d.csu = column_offset(h, Column::su_norm);
+  const RecordLayout& l = h.layout;
+  const std::vector<Impl::Line> lines = d.read_lines();
+  std::vector<Sphere> records(l.data_records);
+  for (std::uint64_t a = 0; a < l.u_records; ++a)
+    for (std::uint64_t b = 0; b < l.v_records; ++b) {
+      const std::uint64_t j0 = b * l.v_record_points, j1 = std::min(j0 + l.v_record_points, l.v_points - 1);
+      const std::size_t last = std::min<std::size_t>(a + 1, lines.size() - 1);
+      const double du_lines = h.u_at(std::min(a * l.u_record_points + l.u_record_points, l.u_points - 1)) - h.u_at(a * l.u_record_points);
+      records[a * l.v_records + b] = d.record_bounds(lines[a], lines[last], du_lines, j0, j1);
     }
-    db.release(k);
-  }
-  if (d.points.node.empty()) throw FormatError(db.path().string() + ": no valid grid node");
-  Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = -lo;
-  for (std::size_t k = 0; k < d.points.node.size(); ++k) {
-    lo = lo.cwiseMin(tree->point(k));
-    hi = hi.cwiseMax(tree->point(k));
-  }
-  d.centre = 0.5 * (lo + hi);
-  for (std::size_t k = 0; k < d.points.node.size(); ++k) d.radius = std::max(d.radius, (tree->point(k) - d.centre).norm());
-  d.low = lo.array() - kInterpolationBulge * d.radius;
-  d.high = hi.array() + kInterpolationBulge * d.radius;
-  d.tree = std::make_unique<Impl::Tree>(3, d.points, nanoflann::KDTreeSingleIndexAdaptorParams(16));
-  d.tree->buildIndex();
+  const Sphere all = enclose(records);
+  d.centre = all.centre, d.radius = all.radius;
+  d.low = Eigen::Vector3d::Constant(std::isfinite(all.radius) ? INFINITY : -INFINITY), d.high = -d.low;
+  if (std::isfinite(all.radius))
+    for (const Sphere& s : records) {
+      d.low = d.low.cwiseMin((s.centre.array() - s.radius).matrix());
+      d.high = d.high.cwiseMax((s.centre.array() + s.radius).matrix());
+    }
+  // About 50 nodes of a record in a pair search: Newton finishes from a few cells.
+  d.stride = std::max<std::uint64_t>(1, std::llround(std::sqrt(double(l.points_per_record()) / 50)));
+  d.build_levels(std::move(records));
   return tree;
 }
 
-std::size_t NodeTree::size() const { return impl_->points.node.size(); }
-Eigen::Vector3d NodeTree::point(std::size_t k) const {
-  const double* x = impl_->points.xyz.data() + 3 * k;
-  return {x[0], x[1], x[2]};
-}
-NodeIndex NodeTree::node(std::size_t k) const {
-  return {impl_->points.node[k] / impl_->header.layout.v_points, impl_->points.node[k] % impl_->header.layout.v_points};
-}
 const Eigen::Vector3d& NodeTree::bounding_centre() const { return impl_->centre; }
 double NodeTree::bounding_radius() const { return impl_->radius; }
 const Eigen::Vector3d& NodeTree::box_low() const { return impl_->low; }
 const Eigen::Vector3d& NodeTree::box_high() const { return impl_->high; }
-
-std::size_t NodeTree::nearest_index(const Eigen::Vector3d& x) const {
-  std::size_t k = 0;
-  double distance2 = 0;
-  nanoflann::KNNResultSet<double, std::size_t> result(1);
-  result.init(&k, &distance2);
-  impl_->tree->findNeighbors(result, x.data(), nanoflann::SearchParams());
-  return k;
+std::pair<Eigen::Vector3d, double> NodeTree::record_sphere(std::uint64_t number) const {
+  const Sphere& s = impl_->levels.at(0).at(number - 1);
+  return {s.centre, s.radius};
 }
 
-NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const { return node(nearest_index(x)); }
+namespace {
+
+// The children of quadtree cell (level, a, b) on level - 1, nearest first by gap(sphere).
+struct Children {
+  std::array<std::pair<double, std::array<std::uint64_t, 2>>, 4> cells;
+  std::size_t count = 0;
+  template <class Impl, class Gap>
+  Children(const Impl& d, std::size_t level, std::uint64_t a, std::uint64_t b, Gap&& gap) {
+    const auto [rows, columns] = d.dims[level - 1];
+    for (std::uint64_t ca = 2 * a; ca < std::min(2 * a + 2, rows); ++ca)
+      for (std::uint64_t cb = 2 * b; cb < std::min(2 * b + 2, columns); ++cb) {
+        const double g = gap(d.sphere(level - 1, ca, cb));
+        std::size_t k = count++;  // insertion: at most four
+        for (; k > 0 && cells[k - 1].first > g; --k) cells[k] = cells[k - 1];
+        cells[k] = {g, {ca, cb}};
+      }
+  }
+};
+
+}  // namespace
+
+struct NodeTree::Impl::NearestSearch {
+  const Impl& d;
+  Eigen::Vector3d x;
+  double best2 = INFINITY;
+  NodeIndex best;
+
+  double gap(const Sphere& s) const { return (x - s.centre).norm() - s.radius; }
+  bool worth(double g) const { return g <= 0 || g * g < best2; }
+  void descend(std::size_t level, std::uint64_t a, std::uint64_t b) {
+    if (level == 0) {
+      d.for_each_node(a, b, 1, [&](NodeIndex n, const std::uint8_t* node) {
+        const double d2 = (d.point(node) - x).squaredNorm();
+        if (d2 < best2) best2 = d2, best = n;
+      });
+      return;
+    }
+    const Children next(d, level, a, b, [&](const Sphere& s) { return gap(s); });
+    for (std::size_t k = 0; k < next.count; ++k)
+      if (worth(next.cells[k].first)) descend(level - 1, next.cells[k].second[0], next.cells[k].second[1]);
+  }
+};
+
+NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const {
+  Impl::NearestSearch search{*impl_, x, INFINITY, {}};
+  search.descend(impl_->levels.size() - 1, 0, 0);
+  if (!std::isfinite(search.best2)) throw FormatError(impl_->db->path().string() + ": no valid grid node");
+  return search.best;
+}
 
 NodeTree::Start NodeTree::start(const Eigen::Vector3d& x) const {
-  const std::size_t k = nearest_index(x);
-  const NodeIndex n = node(k);
-  const Header& h = impl_->header;
-  const Eigen::Vector2d at(h.u_at(n.i), h.v_at(n.j));
+  const Impl& d = *impl_;
+  const NodeIndex n = nearest(x);
+  const Header& h = d.header;
+  const RecordLayout& l = h.layout;
+  const Eigen::Vector3d p = d.point(d.verified(n));
+  const auto at = [&](std::uint64_t i, std::uint64_t j) { return d.point(d.verified({i, j})); };
+  // Forward differences, backward on the last grid line: the bilinear table's own slopes.
+  const Eigen::Vector3d p_u = n.i + 1 < l.u_points ? (at(n.i + 1, n.j) - p) / h.du : (p - at(n.i - 1, n.j)) / h.du;
+  const Eigen::Vector3d p_v = n.j + 1 < l.v_points ? (at(n.i, n.j + 1) - p) / h.dv : (p - at(n.i, n.j - 1)) / h.dv;
+  const Eigen::Vector2d uv(h.u_at(n.i), h.v_at(n.j));
   // Least squares in the tangent plane: [p_u p_v] (du, dv) = x - p.
-  const Eigen::Map<const Eigen::Vector3d> p_u(impl_->derivatives.data() + 6 * k), p_v(p_u.data() + 3);
-  const Eigen::Vector3d r = x - point(k);
+  const Eigen::Vector3d r = x - p;
   const double guu = p_u.dot(p_u), guv = p_u.dot(p_v), gvv = p_v.dot(p_v), det = guu * gvv - guv * guv;
   const Eigen::Vector2d step = Eigen::Vector2d(gvv * p_u.dot(r) - guv * p_v.dot(r), guu * p_v.dot(r) - guv * p_u.dot(r)) / det;
-  if (!step.allFinite()) return {at, n, point(k)};  // a degenerate node (pole): start on it
-  const double reach = static_cast<double>(impl_->stride);  // no farther than the next tree node
-  return {{at.x() + std::clamp(step.x(), -reach * h.du, reach * h.du),
-           at.y() + std::clamp(step.y(), -reach * h.dv, reach * h.dv)},
-          n,
-          point(k)};
+  if (!step.allFinite()) return {uv, n, p};  // a degenerate node (pole): start on it
+  return {{uv.x() + std::clamp(step.x(), -h.du, h.du), uv.y() + std::clamp(step.y(), -h.dv, h.dv)}, n, p};
+}
+
+struct NodeTree::Impl::PairSearch {
+  const Impl& here;
+  const Impl& there;
+  const NodeTree::Similarity& map;  // here's points into there's axes
+  double best_distance = INFINITY;  // the closest node pair so far
+  NodeTree::NodePair best{{}, {}, INFINITY};
+  std::vector<double> nodes;        // there's record being compared: x y z nx ny nz per valid node
+  std::vector<NodeIndex> indices;
+
+  // Spheres whose gap is no less than the closest distance found (or the deepest separation, the
+  // tables overlapping) hold no better pair.
+  bool worth(double gap) const { return gap < std::max(best_distance, -best.separation); }
+  double gap(const Sphere& h, const Sphere& t) const {
+    return (map(h.centre) - t.centre).norm() - map.scale * h.radius - t.radius;
+  }
+  void visit(std::size_t lh, std::uint64_t ah, std::uint64_t bh, std::size_t lt, std::uint64_t at, std::uint64_t bt) {
+    if (lh == 0 && lt == 0) return compare(ah, bh, at, bt);
+    const Sphere &sh = here.sphere(lh, ah, bh), &st = there.sphere(lt, at, bt);
+    if (lt == 0 || (lh > 0 && map.scale * sh.radius >= st.radius)) {  // split the larger
+      const Children next(here, lh, ah, bh, [&](const Sphere& s) { return gap(s, st); });
+      for (std::size_t k = 0; k < next.count; ++k)
+        if (worth(next.cells[k].first)) visit(lh - 1, next.cells[k].second[0], next.cells[k].second[1], lt, at, bt);
+    } else {
+      const Children next(there, lt, at, bt, [&](const Sphere& s) { return gap(sh, s); });
+      for (std::size_t k = 0; k < next.count; ++k)
+        if (worth(next.cells[k].first)) visit(lh, ah, bh, lt - 1, next.cells[k].second[0], next.cells[k].second[1]);
+    }
+  }
+  void compare(std::uint64_t ah, std::uint64_t bh, std::uint64_t at, std::uint64_t bt) {
+    nodes.clear(), indices.clear();
+    there.for_each_node(at, bt, there.stride, [&](NodeIndex n, const std::uint8_t* node) {
+      const Eigen::Vector3d p = there.point(node), nn = there.normal(node);
+      nodes.insert(nodes.end(), {p.x(), p.y(), p.z(), nn.x(), nn.y(), nn.z()});
+      indices.push_back(n);
+    });
+    if (indices.empty()) return;
+    here.for_each_node(ah, bh, here.stride, [&](NodeIndex n, const std::uint8_t* node) {
+      const Eigen::Vector3d x = map(here.point(node));
+      double nearest2 = INFINITY;
+      std::size_t k = 0;
+      for (std::size_t m = 0; m < indices.size(); ++m) {
+        const double d2 = (x - Eigen::Map<const Eigen::Vector3d>(&nodes[6 * m])).squaredNorm();
+        if (d2 < nearest2) nearest2 = d2, k = m;
+      }
+      const double distance = std::sqrt(nearest2);
+      best_distance = std::min(best_distance, distance);
+      if (signed_distance(x, Eigen::Map<const Eigen::Vector3d>(&nodes[6 * k]),
+                          Eigen::Map<const Eigen::Vector3d>(&nodes[6 * k + 3])) >= best.separation)
+        return;
+      // Nearest in this record of the other, x may lie behind a node of its far side: the
+      // separation counts from the other's nearest node of all, this record's a first bound.
+      NearestSearch nearest{there, x, nearest2, indices[k]};
+      nearest.descend(there.levels.size() - 1, 0, 0);
+      const std::uint8_t* y = there.verified(nearest.best);
+      const double separation = signed_distance(x, there.point(y), there.normal(y));
+      if (separation < best.separation) best = {n, nearest.best, separation};
+    });
+  }
+  // |x - y|, negative when x lies behind y along y's normal n.
+  static double signed_distance(const Eigen::Vector3d& x, const Eigen::Vector3d& y, const Eigen::Vector3d& n) {
+    const double distance = (x - y).norm();
+    return (x - y).dot(n) < 0 ? -distance : distance;
+  }
+};
+
+NodeTree::NodePair NodeTree::closest(const NodeTree& other, const Similarity& this_to_other) const {
+  Impl::PairSearch search{*impl_, *other.impl_, this_to_other, INFINITY, {{}, {}, INFINITY}, {}, {}};
+  search.visit(impl_->levels.size() - 1, 0, 0, other.impl_->levels.size() - 1, 0, 0);
+  if (!std::isfinite(search.best.separation))
+    throw FormatError(impl_->db->path().string() + " and " + other.impl_->db->path().string() +
+                      ": no valid grid node on one of them");
+  return search.best;
 }
 
 }  // namespace surfdb

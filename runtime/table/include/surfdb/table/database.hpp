@@ -53,6 +53,10 @@ class Database {
   /// database. Thread-safe. Throws FormatError when a record is damaged or no node is valid.
   const NodeTree& node_tree() const;
 
+  /// Copies bytes [offset, offset + out.size()) of the file into out, unverified, by a read
+  /// call rather than through the mapping: for scattered small reads, where a page fault each
+  /// costs more than the call. Throws FormatError past the end of the file.
+  void copy(std::uint64_t offset, std::span<std::uint8_t> out) const;
   /// The whole mapped file.
   std::span<const std::uint8_t> bytes() const;
 

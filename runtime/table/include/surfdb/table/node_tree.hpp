@@ -1,6 +1,10 @@
-// A k-d tree (nanoflann) over valid grid nodes of a database, thinned to about 65,000 nodes (every
-// k-th along u and v, the last ones always): the global initial guess for projections and first
-// contacts. Read-only model data, built once per database and shareable.
+// Bounding spheres over a database's records, in a quadtree over the record grid: the coarse-to-fine
+// path of every global search (the nearest node to a point; the closest nodes of two tables).
+// Building it reads the grid lines records begin on (every 27th line of a 999 x 999 table in
+// 27 x 27 records), by read calls and unverified: a few milliseconds, not a read of the file, so a
+// table opens for contact at once. The records a search then descends into are read and verified
+// like any query's, so a damaged record is still refused when a search would use it.
+// Read-only model data, built once per database and shareable.
 #pragma once
 
 #include <Eigen/Core>
@@ -11,49 +15,67 @@
 
 namespace surfdb {
 
-/// The interpolated surface strays from the nodes a tree holds (thinned, at most every k-th) by
-/// far less than this fraction of the tree's bounding radius, for any table fine enough to use:
-/// bounds for rejecting distant surfaces are grown by it.
-inline constexpr double kInterpolationBulge = 0.01;
-
 class NodeTree {
  public:
-  /// Reads every data record once (verifying it). Throws FormatError when a record is damaged or
-  /// no node is valid.
+  /// Reads the lines records begin on. A record's sphere holds those lines' nodes over the record
+  /// and the next record's first, grown by twice the sagitta the nodes' curvatures allow between
+  /// the lines, and by 1 % of the cell: it holds the record's nodes and the interpolated cells
+  /// joining them to the next records', any node counting, valid or not (they hold the untrimmed
+  /// surface, docs/format.md). Non-finite values give an unbounded sphere: every search descends
+  /// into the record, and its verification then refuses it.
   static std::shared_ptr<const NodeTree> build(const Database& db);
   ~NodeTree();
 
-  /// The valid node of the tree nearest to x (file length unit).
+  /// The valid grid node nearest to x (file length unit): exact, found by descending into the
+  /// records whose spheres come closer than the best node so far. Throws FormatError when a
+  /// record it reads is damaged or the table has no valid node.
   NodeIndex nearest(const Eigen::Vector3d& x) const;
 
   /// Where a Newton solve for the foot point of x should start: the parameters (u, v) of the
   /// nearest node, moved by one linear step in the plane of the table's derivatives at that node
-  /// (differences to the next grid nodes, kept when the tree was built), at most the tree's node
-  /// spacing along each axis. The solve then starts about a cell from the answer, not up to half
-  /// a node spacing away, and reads the table near the answer only.
+  /// (differences to the next grid nodes), at most one cell along each axis.
   struct Start {
     Eigen::Vector2d uv;     // where Newton starts
-    NodeIndex node;         // the nearest node of the tree
+    NodeIndex node;         // the nearest valid node
     Eigen::Vector3d point;  // its point (file unit): the nearest point is no farther from x than it
   };
   Start start(const Eigen::Vector3d& x) const;
 
-  /// The nodes of the tree, for coarse searches: point (file unit) and grid index of node k.
-  std::size_t size() const;
-  Eigen::Vector3d point(std::size_t k) const;
-  NodeIndex node(std::size_t k) const;
+  /// x_other = offset + scale * rotation * x_this: this table's points in another table's axes and
+  /// unit.
+  struct Similarity {
+    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+    double scale = 1;
+    Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+    Eigen::Vector3d operator()(const Eigen::Vector3d& x) const { return offset + scale * (rotation * x); }
+  };
+  /// Two nodes, one of each table, from which a common-normal solve starts.
+  struct NodePair {
+    NodeIndex here, there;  // on this table, on the other
+    double separation = 0;  // the other's file unit: the distance between them, negative when
+                            // the node here lies behind the other's node (along its normal)
+  };
+  /// The pair of valid nodes (every few nodes along u and v of each table, the other's then the
+  /// nearest node of all to this one's) whose
+  /// separation is least, among the records whose spheres come within the closest distance found
+  /// (or, where the tables overlap, the deepest separation found): apart, the closest nodes;
+  /// overlapping, the deepest node here near the overlap. Throws FormatError when a record it reads
+  /// is damaged or a table has no valid node.
+  NodePair closest(const NodeTree& other, const Similarity& this_to_other) const;
 
-  /// A sphere holding every valid node (file unit), for cheap rejection of distant pairs.
+  /// A sphere holding every node and interpolated cell of the table (file unit), for cheap
+  /// rejection of distant pairs.
   const Eigen::Vector3d& bounding_centre() const;
   double bounding_radius() const;
-  /// The box (table axes, file unit) holding every node of the tree, grown on every side by
-  /// kInterpolationBulge times the bounding radius: the surface between the nodes lies inside.
+  /// The box (table axes, file unit) holding every record's sphere.
   const Eigen::Vector3d& box_low() const;
   const Eigen::Vector3d& box_high() const;
 
+  /// The sphere of data record `number` (1-based), for tests: centre and radius, file unit.
+  std::pair<Eigen::Vector3d, double> record_sphere(std::uint64_t number) const;
+
  private:
   NodeTree();
-  std::size_t nearest_index(const Eigen::Vector3d& x) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -48,6 +48,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
   AnalyticContact shape;
   shape.sphere = {si.mount.offset, si.radius};
   shape.other = {sj.mount.offset, sj.radius};
+  shape.cap = {sj.mount.rotation * Eigen::Vector3d::UnitZ(), sj.cap_height};
   shape.plane = {sj.mount.offset, sj.mount.rotation * sj.normal};
   shape.shape = sj.kind == Kind::plane    ? AnalyticContact::Shape::plane
                 : sj.kind == Kind::cavity ? AnalyticContact::Shape::cavity

@@ -21,7 +21,7 @@ std::span<const ContactResult> ContactPair::detect(const BodyState& i, const Bod
   switch (a.shape) {
     case AnalyticContact::Shape::plane: analytic_ = contact_sphere_plane(i, a.sphere, j, a.plane); break;
     case AnalyticContact::Shape::sphere: analytic_ = contact_sphere_sphere(i, a.sphere, j, a.other); break;
-    case AnalyticContact::Shape::cavity: analytic_ = contact_sphere_in_sphere(i, a.sphere, j, a.other); break;
+    case AnalyticContact::Shape::cavity: analytic_ = contact_sphere_in_sphere(i, a.sphere, j, a.other, a.cap); break;
   }
   return {&analytic_, 1};
 }

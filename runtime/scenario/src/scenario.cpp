@@ -222,7 +222,7 @@ class ScenarioReader {
     const std::string name = r_.text(t, "name", "surface");
     const std::string where = "surface '" + name + "'";
     r_.only(t, {"name", "body", "table", "sphere_radius", "cavity_radius", "plane_normal", "origin", "rotation", "window",
-                "residency", "faces", "youngs_modulus", "poisson_ratio"}, where);
+                "residency", "faces", "youngs_modulus", "poisson_ratio", "cavity_cap_height"}, where);
     if (surfaces_.count(name)) r_.fail(t, where, "the name is used twice");
     ContactSurface spec;
     spec.name = name;
@@ -240,10 +240,15 @@ class ScenarioReader {
     } else if (t.get("cavity_radius")) {
       spec.kind = ContactSurface::Kind::cavity;
       spec.radius = r_.positive(t, "cavity_radius", where);
+      spec.cap_height = r_.positive(t, "cavity_cap_height", where, spec.cap_height);
+      if (t.get("cavity_cap_height") && spec.cap_height > 2 * spec.radius)
+        r_.fail(*t.get("cavity_cap_height"), where + ".cavity_cap_height", "must not exceed the cavity's diameter");
     } else {
       spec.kind = ContactSurface::Kind::plane;
       spec.normal = r_.direction(t, "plane_normal", where);
     }
+    if (t.get("cavity_cap_height") && spec.kind != ContactSurface::Kind::cavity)
+      r_.fail(*t.get("cavity_cap_height"), where + ".cavity_cap_height", "applies to a cavity (cavity_radius) only");
     if (t.get("youngs_modulus") || t.get("poisson_ratio"))
       spec.material = Material{r_.positive(t, "youngs_modulus", where), r_.number(t, "poisson_ratio", where)};
     surfaces_[name] = static_cast<int>(s_.surfaces.size());

@@ -28,6 +28,7 @@ struct AnalyticContact {
   enum class Shape { plane, sphere, cavity } shape = Shape::cavity;
   Sphere sphere;  // on body i
   Sphere other;   // on body j: a convex sphere or a spherical cavity
+  CavityCap cap;  // a cavity's rim, on body j
   Plane plane;    // on body j
 };
 

@@ -100,6 +100,11 @@ nlohmann::ordered_json contact_summary(const ContactGroup& g) {
   c["name"] = g.name();
   c["first_contact_time"] = std::isnan(s.first_contact_time) ? nlohmann::json(nullptr) : nlohmann::json(s.first_contact_time);
   c["impacts"] = s.impacts;
+  c["impacts_detail"] = nlohmann::ordered_json::array();
+  for (const ImpactRecord& r : g.impacts_detail())
+    c["impacts_detail"].push_back(nlohmann::ordered_json{
+        {"start", r.start}, {"end", std::isnan(r.end) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.end)},
+        {"approach_velocity", r.approach_velocity}, {"max_indentation", r.max_indentation}, {"max_force", r.max_force}});
   c["max_indentation"] = s.max_indentation;
   c["pairs_touched"] = s.pairs_touched;
   c["max_points"] = s.max_points;

@@ -14,6 +14,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/scenario/scenario.hpp"
+#include "surfdb/multibody/initial_penetration.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 namespace surfdb::cli {
@@ -174,6 +175,17 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   Scenario s = load_scenario(a.scenario);
   if (cmd.count("--end-time")) s.run.end_time = a.end_time;
   if (cmd.count("--output-interval")) s.run.output.interval = a.output_interval;
+  std::vector<std::filesystem::path> inputs{a.scenario};
+  for (const ContactSurface& surface : s.surfaces)
+    if (surface.tables)
+      for (const TableFace& face : surface.tables->faces()) inputs.push_back(face.table->path());
+  const std::unique_ptr<Simulation> simulation = make_simulation(s);
+  Simulation& sim = *simulation;
+  std::vector<double> y = s.initial_state;
+  for (const InitialPenetration& p : check_initial_penetration(sim, y.data()))
+    spdlog::warn("contact '{}': surfaces '{}' and '{}' start {:.4g} m inside each other at t = 0 (within the tolerance {:.4g} m)",
+                 p.contact, p.surface_i, p.surface_j, p.depth, p.tolerance);
+
   const std::filesystem::path dir = a.output;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -182,15 +194,8 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
                              (ec ? ec.message() : "a file of that name exists"));
 
   // No output may be the scenario or one of its tables.
-  std::vector<std::filesystem::path> inputs{a.scenario};
-  for (const ContactSurface& surface : s.surfaces)
-    if (surface.tables)
-      for (const TableFace& face : surface.tables->faces()) inputs.push_back(face.table->path());
   for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
 
-  const std::unique_ptr<Simulation> simulation = make_simulation(s);
-  Simulation& sim = *simulation;
-  std::vector<double> y = s.initial_state;
   TimeSeries series(dir / "time_series.csv", sim, s.run.end_time);
   const RunStatistics stats = sim.run(y, s.run, series);
   series.commit();

@@ -19,6 +19,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
     throw std::invalid_argument("surfaces '" + si.name + "' and '" + sj.name + "' are on the same body");
   ContactSpec c{.name = group.name, .surface_i = si.name, .surface_j = sj.name, .body_i = si.body, .body_j = sj.body};
   c.law = group.law;
+  c.initial_penetration_tolerance = group.initial_penetration_tolerance;
   c.friction = group.friction;
   if (group.stiffness_from_curvature) {
     if (!si.material || !sj.material)

@@ -43,16 +43,18 @@ const ImpactMemory& ContactPair::memory_of(std::size_t k) const {
   return own;
 }
 
+NormalLaw ContactPair::law_at(const ContactResult& contact) const {
+  if (!spec_.curvature_stiffness) return spec_.law;
+  const auto& [material_i, material_j] = *spec_.curvature_stiffness;
+  return with_stiffness(spec_.law, hertz_stiffness_from_curvatures(contact.curvature_i, contact.curvature_j, material_i,
+                                                                   material_j));
+}
+
 ContactForces ContactPair::forces(std::size_t k) const {
   ContactForces f;
   if (!active(k)) return f;
   const ContactResult& contact = state_.freeform ? state_.freeform->results()[k] : analytic_;
-  NormalLaw law = spec_.law;
-  if (spec_.curvature_stiffness) {
-    const auto& [material_i, material_j] = *spec_.curvature_stiffness;
-    law = with_stiffness(law, hertz_stiffness_from_curvatures(contact.curvature_i, contact.curvature_j, material_i,
-                                                              material_j));
-  }
+  const NormalLaw law = law_at(contact);
   const double n = std::visit([](const auto& l) { return l.exponent; }, law);
   const double K = std::visit([](const auto& l) { return l.stiffness; }, law);
   f.normal = normal_force(law, contact.indentation, contact.indentation_rate, impact_velocity(memory_of(k), contact));

@@ -294,7 +294,7 @@ class ScenarioReader {
     const std::string name = r_.text(t, "name", "contact");
     const std::string where = "contact '" + name + "'";
     r_.only(t, {"name", "surface_i", "surface_j", "law", "stiffness", "stiffness_from_curvature", "exponent",
-                "restitution", "friction", "friction_velocity"}, where);
+                "restitution", "friction", "friction_velocity", "initial_penetration_tolerance"}, where);
     ContactGroupSpec c{.name = name, .surfaces_i = matching(t, "surface_i", where), .surfaces_j = matching(t, "surface_j", where)};
     check_pairs(t, where, c);
     c.stiffness_from_curvature = t.get("stiffness_from_curvature") && t.get("stiffness_from_curvature")->value_or(false);
@@ -309,6 +309,11 @@ class ScenarioReader {
       stiffness = r_.positive(t, "stiffness", where);
     }
     c.law = law_from(r_, t, where, stiffness);
+    if (t.get("initial_penetration_tolerance")) {
+      c.initial_penetration_tolerance = r_.number(t, "initial_penetration_tolerance", where);
+      if (*c.initial_penetration_tolerance < 0)
+        r_.fail(*t.get("initial_penetration_tolerance"), where + ".initial_penetration_tolerance", "must not be negative");
+    }
     if (t.get("friction")) {
       const double mu = r_.number(t, "friction", where);
       if (mu < 0) r_.fail(*t.get("friction"), where + ".friction", "must not be negative");

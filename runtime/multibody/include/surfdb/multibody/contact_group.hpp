@@ -24,6 +24,7 @@ struct ContactGroupSpec {
   NormalLaw law = Hertz{};
   FrictionLaw friction = NoFriction{};
   bool stiffness_from_curvature = false;  // Hertz K from the tables' curvatures and materials
+  std::optional<double> initial_penetration_tolerance{};  // m; unset: initial_penetration.hpp's default
 };
 
 /// The pair specification of surfaces a (as i) and b (as j) under a group's laws. Throws

@@ -58,6 +58,8 @@ struct ContactSpec {
   FrictionLaw friction = NoFriction{};
   /// When set, Hertz stiffness from the local mean curvatures at each evaluation (free-form).
   std::optional<std::pair<Material, Material>> curvature_stiffness{};
+  /// How deep the surfaces may start inside each other, m; unset: initial_penetration.hpp's default.
+  std::optional<double> initial_penetration_tolerance{};
 };
 
 struct ContactStatistics {
@@ -116,6 +118,9 @@ class ContactPair {
   bool active(std::size_t k) const;
   /// Forces at slot k of the last detect(), with the pair's laws and the point's impact memory.
   ContactForces forces(std::size_t k) const;
+  /// The normal law at a contact: the pair's, with the stiffness from the curvatures there when
+  /// the specification asks for it.
+  NormalLaw law_at(const ContactResult& contact) const;
   /// After an accepted step at time t, detect() having been called at its state: impact latching,
   /// outputs, statistics; the impacts that ended at this step are appended to `ended`.
   void accept(double t, std::vector<ImpactRecord>& ended);

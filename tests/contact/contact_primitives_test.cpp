@@ -73,6 +73,38 @@ TEST_CASE("two spheres, and a ball in a spherical cup") {
   CHECK(contact_sphere_in_sphere(body(), ball, body(), Sphere{Vector3d::Zero(), 0.05}).status == ContactStatus::singular);
 }
 
+TEST_CASE("a ball in a capped cavity: inside the cap as in the whole sphere, beyond the rim apart") {
+  const Sphere cup{Vector3d::Zero(), 0.05};
+  const CavityCap hemisphere{Vector3d::UnitZ(), 0.05};  // cup.step's: the half below the centre's plane
+  // Inside the cap (the wall point 45 degrees below the rim): the same result as the whole sphere.
+  const Vector3d below(0, 0.03, -0.0305);
+  const ContactResult capped = contact_sphere_in_sphere(body(below), ball, body(), cup, hemisphere);
+  const ContactResult whole = contact_sphere_in_sphere(body(below), ball, body(), cup);
+  CHECK(capped.status == ContactStatus::touching);
+  CHECK(capped.indentation == whole.indentation);
+  CHECK(near(capped.normal, whole.normal));
+  // The wall point above the rim's plane: no contact, though the whole sphere would be indented
+  // (catches: the cap measured from the centre rather than the lowest point, the axis reversed).
+  const Vector3d above(0, 0.0405, 0.012);
+  CHECK(contact_sphere_in_sphere(body(above), ball, body(), cup).status == ContactStatus::touching);
+  const ContactResult out = contact_sphere_in_sphere(body(above), ball, body(), cup, hemisphere);
+  CHECK(out.status == ContactStatus::separated);
+  CHECK(out.indentation == 0);
+  // Gap to the rim circle (radius 50 mm in the plane z = 0): from (0, 0.0405, 0.012) to (0, 0.05, 0).
+  CHECK(near(out.gap, std::hypot(0.05 - 0.0405, 0.012) - 0.01));
+  CHECK(near(out.point_j, Vector3d(0, 0.05, 0)));
+  // A shallower cap (10 mm from the bottom): the first wall point, 14.3 mm up, is beyond its rim.
+  CHECK(contact_sphere_in_sphere(body(below), ball, body(), cup, {Vector3d::UnitZ(), 0.01}).status ==
+        ContactStatus::separated);
+  // The cup turned upside down in its body (axis -z): the ball below the centre is beyond its rim;
+  // a rotated body turns the axis with it (catches the axis taken in world axes).
+  CHECK(contact_sphere_in_sphere(body(below), ball, body(), cup, {-Vector3d::UnitZ(), 0.05}).status ==
+        ContactStatus::separated);
+  const Eigen::Matrix3d flip = Eigen::AngleAxisd(M_PI, Vector3d::UnitX()).toRotationMatrix();
+  CHECK(contact_sphere_in_sphere(body(below), ball, body(Vector3d::Zero(), flip), cup, hemisphere).status ==
+        ContactStatus::separated);
+}
+
 TEST_CASE("a ball in a closed cylinder touches the wall, the bases, or a wall and a base at once") {
   const CylinderCavity can{Vector3d::Zero(), Vector3d::UnitZ(), 0.05, 0.1};
   // catches: only the deeper of a wall and a base contact reported (count 1), the axis taken in

@@ -20,32 +20,6 @@ expect_quiet_fail() {
   if [ -s "$dir/out" ]; then passed=$((passed - 1)); bad "$1: wrote to standard output: $(head -c 200 "$dir/out")"; fi
 }
 
-# on_terminal COMMAND...: runs COMMAND with standard error on a pseudo-terminal (so progress bars
-# draw) and prints what it wrote there, with the terminal's CR LF line ends back to LF. Exits 77
-# where the system has no pseudo-terminal to give (a chroot without /dev/pts).
-on_terminal() {
-  python3 - "$@" <<'PY'
-import os, pty, subprocess, sys
-try:
-    m, s = pty.openpty()
-except OSError:
-    sys.exit(77)
-p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)
-os.close(s)
-out = b""
-while True:
-    try:
-        d = os.read(m, 65536)
-    except OSError:
-        break
-    if not d:
-        break
-    out += d
-sys.stdout.write(out.decode(errors="replace").replace("\r\n", "\n"))
-sys.exit(p.wait())
-PY
-}
-
 cat >"$dir/patch.nurbs" <<'NURBS'
 surfdb-nurbs 1
 degree 1 2
@@ -240,7 +214,7 @@ printf '1 2 3\n4 -inf 6\n' >"$dir/inf_batch.txt"
 expect_fail "batch inf" "inf_batch.txt:2: '-inf' is not a finite number" "$surfdb" project "$dir/o.sdb" --batch "$dir/inf_batch.txt"
 scenario_error "nan end time" "broken.toml:8: simulation.end_time: must be a finite number, not nan" 'end_time = 0.1|end_time = nan'
 scenario_error "inf in an array" "simulation.gravity: must be a finite number, not -inf" 'gravity = [0.0, 0.0, -9.81]|gravity = [0.0, 0.0, -inf]'
-scenario_error "inf in a rotation row" "broken.toml:104: surface 'cup'.rotation: must be a finite number, not inf" \
+scenario_error "inf in a rotation row" "broken.toml:105: surface 'cup'.rotation: must be a finite number, not inf" \
   'cavity_radius = 0.050|cavity_radius = 0.050\nrotation = [\n  [1.0, 0.0, 0.0],\n  [0.0, 1.0, 0.0],\n  [0.0, 0.0, inf]]'
 scenario_error "nan the law does not use" "contact 'ball-cup'.restitution: must be a finite number, not nan" 'exponent = 1.5|exponent = 1.5\nrestitution = nan'
 scenario_error "nan window of an analytic surface" "surface 'cup'.window: must be a finite number" 'cavity_radius = 0.050|cavity_radius = 0.050\nwindow = [nan, 2]'

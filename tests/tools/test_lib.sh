@@ -36,6 +36,32 @@ expect_usage() {
   if [ -s "$dir/out" ]; then passed=$((passed - 1)); bad "$1: wrote to standard output: $(head -c 200 "$dir/out")"; fi
 }
 
+# on_terminal COMMAND...: runs COMMAND with standard error on a pseudo-terminal (so progress bars
+# draw) and prints what it wrote there, with the terminal's CR LF line ends back to LF. Exits 77
+# where the system has no pseudo-terminal to give (a chroot without /dev/pts).
+on_terminal() {
+  python3 - "$@" <<'PY'
+import os, pty, subprocess, sys
+try:
+    m, s = pty.openpty()
+except OSError:
+    sys.exit(77)
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)
+os.close(s)
+out = b""
+while True:
+    try:
+        d = os.read(m, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+sys.stdout.write(out.decode(errors="replace").replace("\r\n", "\n"))
+sys.exit(p.wait())
+PY
+}
+
 # The closing line, and the exit status: 0 when nothing failed.
 finish() {
   echo "$passed passed, $failed failed"

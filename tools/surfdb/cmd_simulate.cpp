@@ -14,6 +14,7 @@
 #include "option_checks.hpp"
 #include "progress_bar.hpp"
 #include "surfdb/scenario/scenario.hpp"
+#include "surfdb/multibody/initial_penetration.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 namespace surfdb::cli {
@@ -22,13 +23,15 @@ namespace {
 struct SimulateArgs {
   std::string scenario, output;
   double end_time = 0, output_interval = 0;
+  std::vector<std::string> overrides;  // --set PATH=VALUE, in order
+  bool no_plots = false, quiet = false;
 };
 
 // One CSV row per output instant: bodies, contacts, energies, constraint violation.
 class TimeSeries : public RunObserver {
  public:
-  TimeSeries(const std::filesystem::path& file, const Simulation& sim, double end_time)
-      : out_(file), bar_("simulating"), end_time_(end_time) {
+  TimeSeries(const std::filesystem::path& file, const Simulation& sim, double end_time, bool progress)
+      : out_(file), bar_("simulating", progress), end_time_(end_time) {
     std::string header = "t";
     for (const RigidBody& b : sim.model().bodies)
       for (const char* c : {"_x", "_y", "_z"}) header += "," + b.name + c;
@@ -100,6 +103,11 @@ nlohmann::ordered_json contact_summary(const ContactGroup& g) {
   c["name"] = g.name();
   c["first_contact_time"] = std::isnan(s.first_contact_time) ? nlohmann::json(nullptr) : nlohmann::json(s.first_contact_time);
   c["impacts"] = s.impacts;
+  c["impacts_detail"] = nlohmann::ordered_json::array();
+  for (const ImpactRecord& r : g.impacts_detail())
+    c["impacts_detail"].push_back(nlohmann::ordered_json{
+        {"start", r.start}, {"end", std::isnan(r.end) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.end)},
+        {"approach_velocity", r.approach_velocity}, {"max_indentation", r.max_indentation}, {"max_force", r.max_force}});
   c["max_indentation"] = s.max_indentation;
   c["pairs_touched"] = s.pairs_touched;
   c["max_points"] = s.max_points;
@@ -166,9 +174,21 @@ void plot(const std::filesystem::path& dir) {
 void run(const SimulateArgs& a, const CLI::App& cmd) {
   if (std::error_code ec; std::filesystem::is_directory(a.scenario, ec))
     throw std::runtime_error(a.scenario + ": is a directory, not a scenario file");
-  Scenario s = load_scenario(a.scenario);
+  if (a.quiet) spdlog::set_level(spdlog::level::warn);
+  Scenario s = load_scenario(a.scenario, a.overrides);
   if (cmd.count("--end-time")) s.run.end_time = a.end_time;
   if (cmd.count("--output-interval")) s.run.output.interval = a.output_interval;
+  std::vector<std::filesystem::path> inputs{a.scenario};
+  for (const ContactSurface& surface : s.surfaces)
+    if (surface.tables)
+      for (const TableFace& face : surface.tables->faces()) inputs.push_back(face.table->path());
+  const std::unique_ptr<Simulation> simulation = make_simulation(s);
+  Simulation& sim = *simulation;
+  std::vector<double> y = s.initial_state;
+  for (const InitialPenetration& p : check_initial_penetration(sim, y.data()))
+    spdlog::warn("contact '{}': surfaces '{}' and '{}' start {:.4g} m inside each other at t = 0 (within the tolerance {:.4g} m)",
+                 p.contact, p.surface_i, p.surface_j, p.depth, p.tolerance);
+
   const std::filesystem::path dir = a.output;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -177,16 +197,9 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
                              (ec ? ec.message() : "a file of that name exists"));
 
   // No output may be the scenario or one of its tables.
-  std::vector<std::filesystem::path> inputs{a.scenario};
-  for (const ContactSurface& surface : s.surfaces)
-    if (surface.tables)
-      for (const TableFace& face : surface.tables->faces()) inputs.push_back(face.table->path());
   for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
 
-  const std::unique_ptr<Simulation> simulation = make_simulation(s);
-  Simulation& sim = *simulation;
-  std::vector<double> y = s.initial_state;
-  TimeSeries series(dir / "time_series.csv", sim, s.run.end_time);
+  TimeSeries series(dir / "time_series.csv", sim, s.run.end_time, !a.quiet);
   const RunStatistics stats = sim.run(y, s.run, series);
   series.commit();
   write_summary(dir / "summary.json", sim, stats, y);
@@ -195,7 +208,7 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   const bool reached = std::abs(stats.end_time - s.run.end_time) <= 1e-9 * s.run.end_time;
   spdlog::info("simulated {} s in {}, {:.2f} s CPU; wrote {}", format_number(reached ? s.run.end_time : stats.end_time),
                count_of(static_cast<std::uint64_t>(stats.steps), "step"), stats.cpu_seconds, dir.string());
-  plot(dir);
+  if (!a.no_plots) plot(dir);
 }
 
 }  // namespace
@@ -208,6 +221,13 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--end-time", args->end_time, "Override the scenario's end time, s")->check(positive_number());
   cmd->add_option("--output-interval", args->output_interval, "Override the scenario's output interval, s")
       ->check(positive_number());
+  cmd->add_option("--set", args->overrides,
+                  "Override a scenario value, PATH=VALUE (simulation.step=5e-7, contact.NAME.stiffness=4e9); repeatable, "
+                  "applied in order")
+      ->take_all()
+      ->allow_extra_args(false);
+  cmd->add_flag("--no-plots", args->no_plots, "Write no PNG plots");
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress bar and no informational messages (warnings and errors still)");
   cmd->callback([args, cmd] { run(*args, *cmd); });
 }
 

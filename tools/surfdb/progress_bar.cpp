@@ -13,8 +13,8 @@ namespace {
 constexpr double kEtaAfterSeconds = 1.0;
 }  // namespace
 
-ProgressBar::ProgressBar(std::string label)
-    : label_(std::move(label)), enabled_(::isatty(STDERR_FILENO) == 1),
+ProgressBar::ProgressBar(std::string label, bool shown)
+    : label_(std::move(label)), enabled_(shown && ::isatty(STDERR_FILENO) == 1),
       start_(std::chrono::steady_clock::now()) {}
 
 ProgressBar::~ProgressBar() {

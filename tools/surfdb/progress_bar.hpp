@@ -10,7 +10,8 @@ namespace surfdb::cli {
 
 class ProgressBar {
  public:
-  explicit ProgressBar(std::string label);
+  /// `shown` false: never drawn (a quiet command).
+  explicit ProgressBar(std::string label, bool shown = true);
   ~ProgressBar();  // ends the line if anything was drawn (a failed job's bar stays where it stopped)
   void update(std::uint64_t done, std::uint64_t total);
   /// The job is complete: draws 100% and ends the line, so what is logged next starts a line.

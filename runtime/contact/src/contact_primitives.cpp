@@ -1,6 +1,7 @@
 #include "surfdb/contact/contact_primitives.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -42,6 +43,24 @@ ContactResult singular() {
   return r;
 }
 
+// A ball whose nearest cavity point lies beyond a cap's rim: apart from the cup, the gap measured
+// from the ball's surface to the nearest point of the rim circle (0 where it overlaps the rim).
+ContactResult beyond_rim(const Eigen::Vector3d& centre, double radius, const Eigen::Vector3d& cavity_centre,
+                         double cavity_radius, const Eigen::Vector3d& axis, double cap_height) {
+  const double rise = cap_height - cavity_radius;  // the rim's plane above the cavity's centre
+  const Eigen::Vector3d rim_centre = cavity_centre + rise * axis;
+  const Eigen::Vector3d across = centre - rim_centre - (centre - rim_centre).dot(axis) * axis;
+  const Eigen::Vector3d e = across.norm() > 0 ? across.normalized() : axis.unitOrthogonal();
+  const Eigen::Vector3d rim = rim_centre + std::sqrt(std::max(cavity_radius * cavity_radius - rise * rise, 0.0)) * e;
+  ContactResult r;
+  r.status = ContactStatus::separated;
+  r.normal = (centre - rim).norm() > 0 ? (centre - rim).normalized() : axis;
+  r.point_j = rim;
+  r.point_i = centre - radius * r.normal;
+  r.gap = std::max((centre - rim).norm() - radius, 0.0);
+  return r;
+}
+
 }  // namespace
 
 ContactResult contact_sphere_plane(const BodyState& i, const Sphere& s, const BodyState& j, const Plane& p) {
@@ -59,11 +78,14 @@ ContactResult contact_sphere_sphere(const BodyState& i, const Sphere& s, const B
   return finish(i, j, ci - s.radius * n, cj + other.radius * n, n, 1 / s.radius, 1 / other.radius);
 }
 
-ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& cavity) {
+ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& cavity,
+                                       const CavityCap& cap) {
   const Eigen::Vector3d ci = world_point(i.pose, s.centre), cj = world_point(j.pose, cavity.centre);
   const Eigen::Vector3d d = ci - cj;
   if (!(d.norm() > 0)) return singular();  // the ball at the centre touches nothing, in no direction
   const Eigen::Vector3d out = d.normalized();  // from the cavity's centre towards the ball
+  const Eigen::Vector3d axis = j.pose.A * cap.axis;
+  if (cavity.radius * (1 + out.dot(axis)) > cap.height) return beyond_rim(ci, s.radius, cj, cavity.radius, axis, cap.height);
   // The cavity wall's normal points back to the centre: delta = |d| - (R_cavity - R_ball).
   return finish(i, j, ci + s.radius * out, cj + cavity.radius * out, -out, 1 / s.radius, -1 / cavity.radius);
 }

@@ -19,6 +19,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
     throw std::invalid_argument("surfaces '" + si.name + "' and '" + sj.name + "' are on the same body");
   ContactSpec c{.name = group.name, .surface_i = si.name, .surface_j = sj.name, .body_i = si.body, .body_j = sj.body};
   c.law = group.law;
+  c.initial_penetration_tolerance = group.initial_penetration_tolerance;
   c.friction = group.friction;
   if (group.stiffness_from_curvature) {
     if (!si.material || !sj.material)
@@ -48,6 +49,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
   AnalyticContact shape;
   shape.sphere = {si.mount.offset, si.radius};
   shape.other = {sj.mount.offset, sj.radius};
+  shape.cap = {sj.mount.rotation * Eigen::Vector3d::UnitZ(), sj.cap_height};
   shape.plane = {sj.mount.offset, sj.mount.rotation * sj.normal};
   shape.shape = sj.kind == Kind::plane    ? AnalyticContact::Shape::plane
                 : sj.kind == Kind::cavity ? AnalyticContact::Shape::cavity
@@ -127,15 +129,16 @@ void ContactGroup::rebuild(std::size_t capacity) {
     if (entries_[e].pair) insert(entries_[e].key, static_cast<std::uint32_t>(e));
 }
 
-void ContactGroup::begin_accept() {
+void ContactGroup::begin_accept(double t) {
   ++round_;
+  time_ = t;
   output_ = GroupOutput{};
 }
 
 void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyState& i, const BodyState& j) {
   ContactPair& pair = this->pair(surface_i, surface_j);
   const ContactStatistics before = pair.state().statistics;
-  pair.accept(t);
+  pair.accept(t, ended_);
   const ContactState& s = pair.state();
   const ContactStatistics& after = s.statistics;
   statistics_.impacts += after.impacts - before.impacts;
@@ -170,7 +173,7 @@ void ContactGroup::end_accept() {
     if (!entries_[e].pair || entries_[e].round == round_) continue;
     // Apart at this step: its episodes end. Kept a while (bodies in a pile come and go: remaking
     // a pair costs allocations and, for tables, a global search), then dropped.
-    entries_[e].pair->release();
+    entries_[e].pair->release(time_, ended_);
     if (entries_[e].round + kIdleRounds > round_) continue;
     entries_[e].pair.reset();
     free_.push_back(static_cast<std::uint32_t>(e));
@@ -178,6 +181,20 @@ void ContactGroup::end_accept() {
     dropped = true;
   }
   if (dropped) rebuild(keys_.size());
+}
+
+std::vector<ImpactRecord> ContactGroup::impacts_detail() const {
+  std::vector<ImpactRecord> all = ended_;
+  for_each_pair([&](const ContactPair& pair) {
+    for (const ImpactRecord& e : pair.state().episodes)
+      if (!std::isnan(e.start)) all.push_back(e);
+  });
+  // Under way (NaN) after any end at the same start.
+  const auto end = [](const ImpactRecord& r) { return std::isnan(r.end) ? INFINITY : r.end; };
+  std::stable_sort(all.begin(), all.end(), [&](const ImpactRecord& a, const ImpactRecord& b) {
+    return a.start != b.start ? a.start < b.start : end(a) < end(b);
+  });
+  return all;
 }
 
 }  // namespace surfdb

@@ -10,6 +10,7 @@ ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
   if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry))
     state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, s->options);
   state_.memory.resize(state_.freeform ? state_.freeform->size() : 1);
+  state_.episodes.resize(state_.memory.size());
 }
 
 std::span<const ContactResult> ContactPair::detect(const BodyState& i, const BodyState& j) {
@@ -21,7 +22,7 @@ std::span<const ContactResult> ContactPair::detect(const BodyState& i, const Bod
   switch (a.shape) {
     case AnalyticContact::Shape::plane: analytic_ = contact_sphere_plane(i, a.sphere, j, a.plane); break;
     case AnalyticContact::Shape::sphere: analytic_ = contact_sphere_sphere(i, a.sphere, j, a.other); break;
-    case AnalyticContact::Shape::cavity: analytic_ = contact_sphere_in_sphere(i, a.sphere, j, a.other); break;
+    case AnalyticContact::Shape::cavity: analytic_ = contact_sphere_in_sphere(i, a.sphere, j, a.other, a.cap); break;
   }
   return {&analytic_, 1};
 }
@@ -42,16 +43,18 @@ const ImpactMemory& ContactPair::memory_of(std::size_t k) const {
   return own;
 }
 
+NormalLaw ContactPair::law_at(const ContactResult& contact) const {
+  if (!spec_.curvature_stiffness) return spec_.law;
+  const auto& [material_i, material_j] = *spec_.curvature_stiffness;
+  return with_stiffness(spec_.law, hertz_stiffness_from_curvatures(contact.curvature_i, contact.curvature_j, material_i,
+                                                                   material_j));
+}
+
 ContactForces ContactPair::forces(std::size_t k) const {
   ContactForces f;
   if (!active(k)) return f;
   const ContactResult& contact = state_.freeform ? state_.freeform->results()[k] : analytic_;
-  NormalLaw law = spec_.law;
-  if (spec_.curvature_stiffness) {
-    const auto& [material_i, material_j] = *spec_.curvature_stiffness;
-    law = with_stiffness(law, hertz_stiffness_from_curvatures(contact.curvature_i, contact.curvature_j, material_i,
-                                                              material_j));
-  }
+  const NormalLaw law = law_at(contact);
   const double n = std::visit([](const auto& l) { return l.exponent; }, law);
   const double K = std::visit([](const auto& l) { return l.stiffness; }, law);
   f.normal = normal_force(law, contact.indentation, contact.indentation_rate, impact_velocity(memory_of(k), contact));
@@ -61,13 +64,38 @@ ContactForces ContactPair::forces(std::size_t k) const {
   return f;
 }
 
-void ContactPair::release() {
+void ContactPair::end_episode(std::size_t k, double t, std::vector<ImpactRecord>& ended) {
+  ImpactRecord& e = state_.episodes[k];
+  if (!std::isnan(e.start)) {  // else handed over to a neighbour slot
+    e.end = t;
+    ended.push_back(e);
+  }
+  e.start = NAN;
+}
+
+void ContactPair::release(double t, std::vector<ImpactRecord>& ended) {
+  for (std::size_t k = 0; k < state_.memory.size(); ++k)
+    if (state_.memory[k].in_contact) end_episode(k, t, ended);
   for (ImpactMemory& m : state_.memory) m.in_contact = false;
   state_.points = 0;
   if (state_.freeform) state_.freeform->release();
 }
 
-void ContactPair::accept(double t) {
+// Slot k, newly active, continues a neighbour's impact: the memory and the episode go on with it.
+void ContactPair::inherit(std::size_t k, const std::span<const ContactResult> results) {
+  const ImpactMemory& from = memory_of(k);
+  if (&from == &state_.memory[k]) return;
+  const std::size_t e = static_cast<std::size_t>(&from - state_.memory.data());
+  state_.memory[k].impact_velocity = from.impact_velocity;  // the episode goes on: no impact counted
+  state_.memory[k].in_contact = true;
+  ImpactRecord& episode = state_.episodes[k];
+  episode = state_.episodes[e];
+  state_.episodes[e].start = NAN;
+  episode.max_indentation = std::max(episode.max_indentation, results[k].indentation);
+  episode.max_force = std::max(episode.max_force, forces(k).normal);
+}
+
+void ContactPair::accept(double t, std::vector<ImpactRecord>& ended) {
   const std::span<const ContactResult> results =
       state_.freeform ? state_.freeform->results() : std::span<const ContactResult>(&analytic_, 1);
   ContactState& s = state_;
@@ -84,24 +112,31 @@ void ContactPair::accept(double t) {
     if (c.status == ContactStatus::separated && (nearest == none || c.gap < results[nearest].gap)) nearest = k;
     if (!active(k)) continue;
     const ContactForces f = forces(k);
+    if (s.memory[k].in_contact) {
+      ImpactRecord& episode = s.episodes[k];
+      episode.max_indentation = std::max(episode.max_indentation, c.indentation);
+      episode.max_force = std::max(episode.max_force, f.normal);
+    }
     ++s.points;
     s.last_force += f.normal;
     s.last_elastic_energy += f.elastic_energy;
     if (deepest == none || c.indentation > results[deepest].indentation) deepest = k;
   }
   // Latch after every slot's forces used the memories as they were during the step.
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    if (!active(k) || s.memory[k].in_contact) continue;
-    const ImpactMemory& from = memory_of(k);
-    if (&from == &s.memory[k]) continue;
-    s.memory[k].impact_velocity = from.impact_velocity;  // the episode goes on: no impact counted
-    s.memory[k].in_contact = true;
-  }
+  for (std::size_t k = 0; k < results.size(); ++k)
+    if (active(k) && !s.memory[k].in_contact) inherit(k, results);
   stats.impacts = 0;
   for (std::size_t k = 0; k < results.size(); ++k) {
     static const ContactResult kApart{};
-    update_impact(s.memory[k], active(k) ? results[k] : kApart);
-    stats.impacts += s.memory[k].impacts;
+    ImpactMemory& m = s.memory[k];
+    const bool was_in_contact = m.in_contact;
+    const int impacts = m.impacts;
+    update_impact(m, active(k) ? results[k] : kApart);
+    stats.impacts += m.impacts;
+    if (m.impacts != impacts)
+      s.episodes[k] = {t, NAN, m.impact_velocity, results[k].indentation, forces(k).normal};
+    else if (was_in_contact && !m.in_contact)
+      end_episode(k, t, ended);
   }
   s.last = results[deepest != none ? deepest : nearest != none ? nearest : 0];
   if (s.freeform) s.freeform->latch();

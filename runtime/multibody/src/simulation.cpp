@@ -110,7 +110,7 @@ void Simulation::derivative(double t, const double* y, double* ydot) {
 
 void Simulation::accept(double t, const double* y) {
   update_body_states(y);
-  for (ContactGroup& c : contacts_) c.begin_accept();
+  for (ContactGroup& c : contacts_) c.begin_accept(t);
   for_each_pair([&](std::size_t c, int si, int sj) {
     ContactPair& pair = contacts_[c].pair(si, sj);
     const int i = pair.spec().body_i, j = pair.spec().body_j;

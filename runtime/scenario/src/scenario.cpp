@@ -12,6 +12,8 @@
 #include "surfdb/multibody/joint_constraints.hpp"
 #include "surfdb/formats/surface_set.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
+#include "scenario_keys.hpp"
+#include "scenario_overrides.hpp"
 #include "toml_reader.hpp"
 
 namespace surfdb {
@@ -63,7 +65,8 @@ NormalLaw law_from(const Reader& r, const toml::table& t, const std::string& whe
 // One reader per TOML table, in the order a later table may refer to an earlier one.
 class ScenarioReader {
  public:
-  explicit ScenarioReader(const std::filesystem::path& path) : path_(path), r_(path.string()) {}
+  ScenarioReader(const std::filesystem::path& path, std::span<const std::string> overrides)
+      : path_(path), overrides_(overrides), r_(path.string()) {}
 
   Scenario read() {
     if (!std::filesystem::is_regular_file(path_)) throw ScenarioError(path_.string() + ": no such scenario file");
@@ -73,7 +76,8 @@ class ScenarioReader {
     } catch (const toml::parse_error& e) {
       throw ScenarioError(path_.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
     }
-    r_.only(root, {"simulation", "body", "joint", "driver", "surface", "contact"}, "scenario");
+    apply_overrides(root, overrides_);
+    r_.only(root, scenario_keys::kTables, "scenario");
     check_finite(root, "");
     read_simulation(root);
     const toml::array* body_list = r_.tables(root, "body");
@@ -95,8 +99,7 @@ class ScenarioReader {
   void read_simulation(const toml::table& root) {
     const toml::table* sim = root["simulation"].as_table();
     if (!sim) throw ScenarioError(path_.string() + ": [simulation] is missing");
-    r_.only(*sim, {"end_time", "integrator", "step", "relative_tolerance", "absolute_tolerance", "max_step",
-                   "output_interval", "gravity"}, "simulation");
+    r_.only(*sim, scenario_keys::kSimulation, "simulation");
     RunSettings& run = s_.run;
     run.end_time = r_.positive(*sim, "end_time", "simulation");
     const std::string integrator = r_.text(*sim, "integrator", "simulation", std::string("adams"));
@@ -116,7 +119,7 @@ class ScenarioReader {
   void read_body(const toml::table& b) {
     const std::string name = r_.text(b, "name", "body");
     const std::string where = "body '" + name + "'";
-    r_.only(b, {"name", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"}, where);
+    r_.only(b, scenario_keys::kBody, where);
     if (bodies_.count(name)) r_.fail(b, where, "the name is used twice (or is 'ground')");
     RigidBody body{name, r_.positive(b, "mass", where), Matrix3d::Identity()};
     const Vector3d inertia = r_.vec3(b, "inertia", where);
@@ -144,7 +147,7 @@ class ScenarioReader {
   void read_joint(const toml::table& j) {
     const std::string name = r_.text(j, "name", "joint");
     const std::string where = "joint '" + name + "'";
-    r_.only(j, {"name", "type", "body_i", "body_j", "point", "axis", "reference", "reference_j"}, where);
+    r_.only(j, scenario_keys::kJoint, where);
     Joint joint;
     joint.name = name;
     const std::string type = r_.text(j, "type", where);
@@ -183,7 +186,7 @@ class ScenarioReader {
   void read_driver(const toml::table& d) {
     const std::string name = r_.text(d, "name", "driver");
     const std::string where = "driver '" + name + "'";
-    r_.only(d, {"name", "joint", "type", "motion", "amplitude", "frequency", "phase"}, where);
+    r_.only(d, scenario_keys::kDriver, where);
     const std::string joint = r_.text(d, "joint", where);
     int index = -1;
     for (std::size_t k = 0; k < s_.model.joints.size(); ++k)
@@ -221,8 +224,7 @@ class ScenarioReader {
   void read_surface(const toml::table& t) {
     const std::string name = r_.text(t, "name", "surface");
     const std::string where = "surface '" + name + "'";
-    r_.only(t, {"name", "body", "table", "sphere_radius", "cavity_radius", "plane_normal", "origin", "rotation", "window",
-                "residency", "faces", "youngs_modulus", "poisson_ratio"}, where);
+    r_.only(t, scenario_keys::kSurface, where);
     if (surfaces_.count(name)) r_.fail(t, where, "the name is used twice");
     ContactSurface spec;
     spec.name = name;
@@ -240,10 +242,15 @@ class ScenarioReader {
     } else if (t.get("cavity_radius")) {
       spec.kind = ContactSurface::Kind::cavity;
       spec.radius = r_.positive(t, "cavity_radius", where);
+      spec.cap_height = r_.positive(t, "cavity_cap_height", where, spec.cap_height);
+      if (t.get("cavity_cap_height") && spec.cap_height > 2 * spec.radius)
+        r_.fail(*t.get("cavity_cap_height"), where + ".cavity_cap_height", "must not exceed the cavity's diameter");
     } else {
       spec.kind = ContactSurface::Kind::plane;
       spec.normal = r_.direction(t, "plane_normal", where);
     }
+    if (t.get("cavity_cap_height") && spec.kind != ContactSurface::Kind::cavity)
+      r_.fail(*t.get("cavity_cap_height"), where + ".cavity_cap_height", "applies to a cavity (cavity_radius) only");
     if (t.get("youngs_modulus") || t.get("poisson_ratio"))
       spec.material = Material{r_.positive(t, "youngs_modulus", where), r_.number(t, "poisson_ratio", where)};
     surfaces_[name] = static_cast<int>(s_.surfaces.size());
@@ -288,8 +295,7 @@ class ScenarioReader {
   void read_contact(const toml::table& t) {
     const std::string name = r_.text(t, "name", "contact");
     const std::string where = "contact '" + name + "'";
-    r_.only(t, {"name", "surface_i", "surface_j", "law", "stiffness", "stiffness_from_curvature", "exponent",
-                "restitution", "friction", "friction_velocity"}, where);
+    r_.only(t, scenario_keys::kContact, where);
     ContactGroupSpec c{.name = name, .surfaces_i = matching(t, "surface_i", where), .surfaces_j = matching(t, "surface_j", where)};
     check_pairs(t, where, c);
     c.stiffness_from_curvature = t.get("stiffness_from_curvature") && t.get("stiffness_from_curvature")->value_or(false);
@@ -304,6 +310,11 @@ class ScenarioReader {
       stiffness = r_.positive(t, "stiffness", where);
     }
     c.law = law_from(r_, t, where, stiffness);
+    if (t.get("initial_penetration_tolerance")) {
+      c.initial_penetration_tolerance = r_.number(t, "initial_penetration_tolerance", where);
+      if (*c.initial_penetration_tolerance < 0)
+        r_.fail(*t.get("initial_penetration_tolerance"), where + ".initial_penetration_tolerance", "must not be negative");
+    }
     if (t.get("friction")) {
       const double mu = r_.number(t, "friction", where);
       if (mu < 0) r_.fail(*t.get("friction"), where + ".friction", "must not be negative");
@@ -386,6 +397,7 @@ class ScenarioReader {
   }
 
   std::filesystem::path path_;
+  std::span<const std::string> overrides_;
   Reader r_;
   Scenario s_;
   std::map<std::string, int> bodies_{{"ground", kGround}};
@@ -396,7 +408,9 @@ class ScenarioReader {
 
 }  // namespace
 
-Scenario load_scenario(const std::filesystem::path& path) { return ScenarioReader(path).read(); }
+Scenario load_scenario(const std::filesystem::path& path, std::span<const std::string> overrides) {
+  return ScenarioReader(path, overrides).read();
+}
 
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {
   std::unique_ptr<Simulation> sim = std::make_unique<Simulation>(std::move(scenario.model), std::move(scenario.surfaces),

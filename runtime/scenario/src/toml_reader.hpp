@@ -3,8 +3,10 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <string>
 #include <toml++/toml.h>
 #include <vector>
@@ -16,12 +18,18 @@ namespace surfdb {
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 
+/// The source path of values a --set override parsed: "--set PATH=VALUE".
+inline constexpr std::string_view kOverrideOrigin = "--set ";
+
 // Field access with messages that name the file, the line and the field.
 class Reader {
  public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
+  /// A value a --set override put in the file is named by its override, not by a line.
   [[noreturn]] void fail(const toml::node& at, const std::string& field, const std::string& what) const {
+    const auto& origin = at.source().path;
+    if (origin && origin->starts_with(kOverrideOrigin)) throw ScenarioError(*origin + ": " + field + ": " + what);
     throw ScenarioError(file_ + ":" + std::to_string(at.source().begin.line) + ": " + field + ": " + what);
   }
 
@@ -82,12 +90,10 @@ class Reader {
     return v.normalized();
   }
 
-  void only(const toml::table& t, std::initializer_list<const char*> allowed, const std::string& where) const {
-    for (const auto& [key, value] : t) {
-      bool known = false;
-      for (const char* a : allowed) known = known || key.str() == a;
-      if (!known) fail(value, where, "unknown key '" + std::string(key.str()) + "'");
-    }
+  void only(const toml::table& t, std::span<const std::string_view> allowed, const std::string& where) const {
+    for (const auto& [key, value] : t)
+      if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end())
+        fail(value, where, "unknown key '" + std::string(key.str()) + "'");
   }
 
   const toml::array* tables(const toml::table& root, const char* key) const {

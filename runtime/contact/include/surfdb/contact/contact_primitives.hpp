@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 
 #include "surfdb/contact/body_state.hpp"
 #include "surfdb/contact/contact_result.hpp"
@@ -19,6 +20,13 @@ struct Sphere {
 struct Plane {
   Eigen::Vector3d point = Eigen::Vector3d::Zero();
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // unit
+};
+
+/// The part of a spherical cavity a cup keeps: the cap up to `height` above the cavity's lowest
+/// point, measured along `axis` (the cup's opening, body axes); the whole sphere by default.
+struct CavityCap {
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();         // unit
+  double height = std::numeric_limits<double>::infinity();  // m
 };
 
 /// A closed cylindrical container: the inside of the wall and the two bases.
@@ -44,8 +52,11 @@ struct ContactList {
 ContactResult contact_sphere_plane(const BodyState& i, const Sphere& s, const BodyState& j, const Plane& p);
 /// Two convex spheres.
 ContactResult contact_sphere_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& other);
-/// A ball inside a spherical cavity (a cup) of radius cavity.radius > s.radius.
-ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& cavity);
+/// A ball inside a spherical cavity (a cup) of radius cavity.radius > s.radius, limited to a cap:
+/// where the wall point nearest the ball lies beyond the rim the ball touches nothing (separated,
+/// the gap measured to the rim circle).
+ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& cavity,
+                                       const CavityCap& cap = {});
 /// A ball inside a closed cylinder: wall, bottom and top, each a contact when it is touched.
 ContactList contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, const BodyState& j, const CylinderCavity& c);
 /// A ball against a solid box: the nearest face, edge or corner; from inside, the nearest face.

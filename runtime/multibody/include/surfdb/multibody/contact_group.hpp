@@ -24,6 +24,7 @@ struct ContactGroupSpec {
   NormalLaw law = Hertz{};
   FrictionLaw friction = NoFriction{};
   bool stiffness_from_curvature = false;  // Hertz K from the tables' curvatures and materials
+  std::optional<double> initial_penetration_tolerance{};  // m; unset: initial_penetration.hpp's default
 };
 
 /// The pair specification of surfaces a (as i) and b (as j) under a group's laws. Throws
@@ -75,11 +76,22 @@ class ContactGroup {
   /// j, ignored for a fixed pair) after detecting it at the step's state with pair(i, j), which
   /// latches it and sums it into the statistics and outputs, then end_accept(), which drops the
   /// pairs that pair() did not return since begin_accept().
-  void begin_accept();
+  void begin_accept(double t);
   void accept(double t, int i, int j, const BodyState& body_i, const BodyState& body_j);
   void end_accept();
 
+  /// Visits every pair in play: the fixed pair, or the pairs made and not yet dropped.
+  template <class Visit>
+  void for_each_pair(Visit&& visit) const {
+    if (fixed_) return visit(*fixed_);
+    for (const Entry& e : entries_)
+      if (e.pair) visit(*e.pair);
+  }
+
   const GroupStatistics& statistics() const { return statistics_; }
+  /// Every impact of the group's pairs so far, in order of their start (then end): the ended ones
+  /// and those under way (end NaN). Allocates: for reports, not for the step loop.
+  std::vector<ImpactRecord> impacts_detail() const;
   const GroupOutput& output() const { return output_; }
 
  private:
@@ -113,6 +125,8 @@ class ContactGroup {
   std::size_t live_ = 0;
   std::unordered_set<std::uint64_t> touched_;
   std::uint64_t round_ = 0;
+  double time_ = 0;                      // s, of the accept round
+  std::vector<ImpactRecord> ended_;      // the impacts ended so far, in the order they ended
   GroupStatistics statistics_;
   GroupOutput output_;
 };

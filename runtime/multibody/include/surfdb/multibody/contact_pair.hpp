@@ -28,6 +28,7 @@ struct AnalyticContact {
   enum class Shape { plane, sphere, cavity } shape = Shape::cavity;
   Sphere sphere;  // on body i
   Sphere other;   // on body j: a convex sphere or a spherical cavity
+  CavityCap cap;  // a cavity's rim, on body j
   Plane plane;    // on body j
 };
 
@@ -57,6 +58,8 @@ struct ContactSpec {
   FrictionLaw friction = NoFriction{};
   /// When set, Hertz stiffness from the local mean curvatures at each evaluation (free-form).
   std::optional<std::pair<Material, Material>> curvature_stiffness{};
+  /// How deep the surfaces may start inside each other, m; unset: initial_penetration.hpp's default.
+  std::optional<double> initial_penetration_tolerance{};
 };
 
 struct ContactStatistics {
@@ -67,10 +70,21 @@ struct ContactStatistics {
   std::size_t max_points = 0;         // the most contact points held at once
 };
 
+/// One impact: a contact point's episode from the first accepted step in contact to the first
+/// accepted step apart (a point walking onto a neighbour face continues it).
+struct ImpactRecord {
+  double start = NAN;              // s
+  double end = NAN;                // s; NaN while it goes on
+  double approach_velocity = 0;    // m/s, the indentation rate latched at its start
+  double max_indentation = 0;      // m
+  double max_force = 0;            // N, normal
+};
+
 /// What a contact remembers during a run.
 struct ContactState {
   std::optional<FreeformManifold> freeform;  // free-form pairs: windows and warm starts per face pair
   std::vector<ImpactMemory> memory;          // per slot
+  std::vector<ImpactRecord> episodes;        // per slot: its impact under way (start NaN when none)
   ContactStatistics statistics{};
   ContactResult last{};            // at the last accepted step: the deepest point, else the nearest
   std::size_t points = 0;          // contact points at the last accepted step
@@ -104,16 +118,20 @@ class ContactPair {
   bool active(std::size_t k) const;
   /// Forces at slot k of the last detect(), with the pair's laws and the point's impact memory.
   ContactForces forces(std::size_t k) const;
+  /// The normal law at a contact: the pair's, with the stiffness from the curvatures there when
+  /// the specification asks for it.
+  NormalLaw law_at(const ContactResult& contact) const;
   /// After an accepted step at time t, detect() having been called at its state: impact latching,
-  /// outputs, statistics.
-  void accept(double t);
-  /// After an accepted step at which the broad phase found the surfaces apart (not detected):
-  /// every point's contact episode has ended.
-  void release();
+  /// outputs, statistics; the impacts that ended at this step are appended to `ended`.
+  void accept(double t, std::vector<ImpactRecord>& ended);
+  /// After an accepted step at time t at which the broad phase found the surfaces apart (not
+  /// detected): every point's contact episode has ended (appended to `ended`).
+  void release(double t, std::vector<ImpactRecord>& ended);
 
  private:
   const ImpactMemory& memory_of(std::size_t k) const;
-  void latch(std::size_t k, bool touching);
+  void inherit(std::size_t k, const std::span<const ContactResult> results);
+  void end_episode(std::size_t k, double t, std::vector<ImpactRecord>& ended);
 
   ContactSpec spec_;
   ContactState state_;

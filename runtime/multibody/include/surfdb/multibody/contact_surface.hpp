@@ -23,6 +23,7 @@ struct ContactSurface {
   WindowSize window{5, 5};                 // table: storage window per face, records
   Residency residency = Residency::direct_mapping;
   double radius = 0;                                   // sphere, cavity: m
+  double cap_height = std::numeric_limits<double>::infinity();  // cavity: m, the cap kept (CavityCap)
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // plane: surface axes
   std::optional<Material> material;                    // for stiffness from curvature
 

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <span>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -28,9 +30,10 @@ struct Scenario {
   RunSettings run;
 };
 
-/// Reads and checks a scenario; .sdb paths are relative to the scenario's folder.
-/// Throws ScenarioError.
-Scenario load_scenario(const std::filesystem::path& path);
+/// Reads and checks a scenario; .sdb paths are relative to the scenario's folder. The overrides,
+/// "PATH=VALUE" as `surfdb simulate --set` takes them (docs/commands.md), change the file's values
+/// in order before it is checked. Throws ScenarioError (an override's errors name it).
+Scenario load_scenario(const std::filesystem::path& path, std::span<const std::string> overrides = {});
 
 /// The scenario's simulation: its model, surfaces and contacts moved in (the scenario keeps its
 /// initial state and run settings), each fixed pair set up (free-form windows, node trees).

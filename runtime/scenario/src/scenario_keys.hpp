@@ -1,0 +1,39 @@
+// The keys each table of a scenario file may hold (docs/scenario.md): the reader refuses any
+// other, and a --set override may name only these.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string_view>
+
+namespace surfdb::scenario_keys {
+
+inline constexpr std::array<std::string_view, 6> kTables{"simulation", "body", "joint", "driver", "surface", "contact"};
+
+inline constexpr std::array<std::string_view, 8> kSimulation{
+    "end_time", "integrator", "step", "relative_tolerance", "absolute_tolerance", "max_step", "output_interval", "gravity"};
+inline constexpr std::array<std::string_view, 7> kBody{"name", "mass", "inertia", "position", "orientation", "velocity",
+                                                       "angular_velocity"};
+inline constexpr std::array<std::string_view, 8> kJoint{"name", "type", "body_i", "body_j", "point", "axis", "reference",
+                                                        "reference_j"};
+inline constexpr std::array<std::string_view, 7> kDriver{"name", "joint", "type", "motion", "amplitude", "frequency",
+                                                         "phase"};
+inline constexpr std::array<std::string_view, 14> kSurface{
+    "name",   "body",     "table",      "sphere_radius",     "cavity_radius", "cavity_cap_height", "plane_normal",
+    "origin", "rotation", "window",     "residency",         "faces",         "youngs_modulus",    "poisson_ratio"};
+inline constexpr std::array<std::string_view, 11> kContact{
+    "name",        "surface_i", "surface_j",         "law",     "stiffness",  "stiffness_from_curvature",
+    "exponent",    "restitution", "friction",        "friction_velocity", "initial_penetration_tolerance"};
+
+/// The keys of a top-level table by its name ("body" for [[body]]); empty for an unknown name.
+inline std::span<const std::string_view> of(std::string_view table) {
+  if (table == "simulation") return kSimulation;
+  if (table == "body") return kBody;
+  if (table == "joint") return kJoint;
+  if (table == "driver") return kDriver;
+  if (table == "surface") return kSurface;
+  if (table == "contact") return kContact;
+  return {};
+}
+
+}  // namespace surfdb::scenario_keys

@@ -72,10 +72,12 @@ struct NodeTree::Impl {
     return levels[level][a * dims[level][1] + b];
   }
   // The nodes of record (a, b) that lie on the grid, visited as f(node index, node bytes).
+  // Reads go into `read` (record numbers), for release() when the search is done.
   template <class F>
-  void for_each_node(std::uint64_t a, std::uint64_t b, std::uint64_t stride, F&& f) const {
+  void for_each_node(std::uint64_t a, std::uint64_t b, std::uint64_t stride, std::vector<std::uint64_t>& read, F&& f) const {
     const RecordLayout& l = header.layout;
-    const std::uint8_t* record = db->record(l.record_number({a, b}));
+    read.push_back(l.record_number({a, b}));
+    const std::uint8_t* record = db->record(read.back());
     for (std::uint64_t li = 0; li < l.u_record_points; li += stride)
       for (std::uint64_t lj = 0; lj < l.v_record_points; lj += stride) {
         const NodeIndex n{a * l.u_record_points + li, b * l.v_record_points + lj};
@@ -91,6 +93,18 @@ struct NodeTree::Impl {
     std::vector<double> speed;      // |ds/du|, 0 if not stored
   };
   std::vector<Line> read_lines() const;
+  // A search's records leave resident memory, a call per run of consecutive numbers.
+  void release(std::vector<std::uint64_t>& read) const {
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    for (std::size_t k = 0; k < read.size();) {
+      std::size_t run = 1;
+      while (k + run < read.size() && read[k + run] == read[k] + run) ++run;
+      db->release(read[k], run);
+      k += run;
+    }
+    read.clear();
+  }
   Sphere record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0, std::uint64_t j1) const;
   void build_levels(std::vector<Sphere> records);
   struct NearestSearch;
@@ -245,12 +259,13 @@ struct NodeTree::Impl::NearestSearch {
   Eigen::Vector3d x;
   double best2 = INFINITY;
   NodeIndex best;
+  std::vector<std::uint64_t>& read;
 
   double gap(const Sphere& s) const { return (x - s.centre).norm() - s.radius; }
   bool worth(double g) const { return g <= 0 || g * g < best2; }
   void descend(std::size_t level, std::uint64_t a, std::uint64_t b) {
     if (level == 0) {
-      d.for_each_node(a, b, 1, [&](NodeIndex n, const std::uint8_t* node) {
+      d.for_each_node(a, b, 1, read, [&](NodeIndex n, const std::uint8_t* node) {
         const double d2 = (d.point(node) - x).squaredNorm();
         if (d2 < best2) best2 = d2, best = n;
       });
@@ -263,8 +278,10 @@ struct NodeTree::Impl::NearestSearch {
 };
 
 NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const {
-  Impl::NearestSearch search{*impl_, x, INFINITY, {}};
+  std::vector<std::uint64_t> read;
+  Impl::NearestSearch search{*impl_, x, INFINITY, {}, read};
   search.descend(impl_->levels.size() - 1, 0, 0);
+  impl_->release(read);
   if (!std::isfinite(search.best2)) throw FormatError(impl_->db->path().string() + ": no valid grid node");
   return search.best;
 }
@@ -296,6 +313,7 @@ struct NodeTree::Impl::PairSearch {
   NodeTree::NodePair best{{}, {}, INFINITY};
   std::vector<double> nodes;        // there's record being compared: x y z nx ny nz per valid node
   std::vector<NodeIndex> indices;
+  std::vector<std::uint64_t> read_here, read_there;
 
   // Spheres whose gap is no less than the closest distance found (or the deepest separation, the
   // tables overlapping) hold no better pair.
@@ -318,13 +336,13 @@ struct NodeTree::Impl::PairSearch {
   }
   void compare(std::uint64_t ah, std::uint64_t bh, std::uint64_t at, std::uint64_t bt) {
     nodes.clear(), indices.clear();
-    there.for_each_node(at, bt, there.stride, [&](NodeIndex n, const std::uint8_t* node) {
+    there.for_each_node(at, bt, there.stride, read_there, [&](NodeIndex n, const std::uint8_t* node) {
       const Eigen::Vector3d p = there.point(node), nn = there.normal(node);
       nodes.insert(nodes.end(), {p.x(), p.y(), p.z(), nn.x(), nn.y(), nn.z()});
       indices.push_back(n);
     });
     if (indices.empty()) return;
-    here.for_each_node(ah, bh, here.stride, [&](NodeIndex n, const std::uint8_t* node) {
+    here.for_each_node(ah, bh, here.stride, read_here, [&](NodeIndex n, const std::uint8_t* node) {
       const Eigen::Vector3d x = map(here.point(node));
       double nearest2 = INFINITY;
       std::size_t k = 0;
@@ -339,7 +357,7 @@ struct NodeTree::Impl::PairSearch {
         return;
       // Nearest in this record of the other, x may lie behind a node of its far side: the
       // separation counts from the other's nearest node of all, this record's a first bound.
-      NearestSearch nearest{there, x, nearest2, indices[k]};
+      NearestSearch nearest{there, x, nearest2, indices[k], read_there};
       nearest.descend(there.levels.size() - 1, 0, 0);
       const std::uint8_t* y = there.verified(nearest.best);
       const double separation = signed_distance(x, there.point(y), there.normal(y));
@@ -354,8 +372,10 @@ struct NodeTree::Impl::PairSearch {
 };
 
 NodeTree::NodePair NodeTree::closest(const NodeTree& other, const Similarity& this_to_other) const {
-  Impl::PairSearch search{*impl_, *other.impl_, this_to_other, INFINITY, {{}, {}, INFINITY}, {}, {}};
+  Impl::PairSearch search{*impl_, *other.impl_, this_to_other, INFINITY, {{}, {}, INFINITY}, {}, {}, {}, {}};
   search.visit(impl_->levels.size() - 1, 0, 0, other.impl_->levels.size() - 1, 0, 0);
+  impl_->release(search.read_here);
+  other.impl_->release(search.read_there);
   if (!std::isfinite(search.best.separation))
     throw FormatError(impl_->db->path().string() + " and " + other.impl_->db->path().string() +
                       ": no valid grid node on one of them");

@@ -13,7 +13,7 @@ packages=(
   libocct-data-exchange-dev libtbb-dev  # OCCT's CMake targets name libtbb.so
   libboost-dev libeigen3-dev libspdlog-dev libfmt-dev
   doctest-dev libcli11-dev libsundials-dev
-  libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev libnanoflann-dev
+  libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev
   python3 python3-dev python3-matplotlib python3-numpy pybind11-dev
 )
 

@@ -75,10 +75,10 @@ TEST_CASE("the sign of the distance follows the stored normal") {
 
 TEST_CASE("the node tree starts a projection within a fraction of a cell of the foot point") {
   // On the octant a point off the sphere along the radius has its foot at the same (u,v). The
-  // nearest node lies up to half a cell away along each axis; one linear step in the plane of the
-  // table's slopes there leaves a small fraction of a cell. (The step takes no account of the
-  // offset d along the normal, which stretches the way by (R + d) / R: for |d| <= 2 mm and half a
-  // cell, up to 0.02 cells.)
+  // nearest node of the tree (every 4th grid node) lies up to two cells away; one linear step in
+  // the plane of the table's slopes there leaves well under a cell. (The step takes no account of
+  // the offset d along the normal, which stretches the way by (R + d) / R: for |d| <= 2 mm and two
+  // cells, up to 0.08 cells.)
   const auto db = paper_octant();
   const auto tree = NodeTree::build(*db);
   const Header& h = db->header();
@@ -95,8 +95,8 @@ TEST_CASE("the node tree starts a projection within a fraction of a cell of the 
     worst_start = std::max(worst_start, cells(start.x(), start.y()));
   }
   MESSAGE("cells from the foot point: nearest node " << worst_node << ", start " << worst_start);
-  CHECK(worst_node > 0.45);  // the step has work to do
-  CHECK(worst_node < 0.55);  // the nearest node of all, not of a thinned set
-  // catches: the step taken with dp_du and dp_dv swapped (starts up to a cell off), no step.
-  CHECK(worst_start < 0.1);
+  CHECK(worst_node > 1);  // the tree is coarser than the grid: the step has work to do
+  // Measured 0.099 cells against the 0.08 the offset's stretch explains: bound 0.15.
+  // catches: the step taken with dp_du and dp_dv swapped (starts up to two cells off), no step.
+  CHECK(worst_start < 0.15);
 }

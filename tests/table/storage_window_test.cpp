@@ -125,10 +125,14 @@ TEST_CASE("windows crossing record rows, a node tree's build and its searches le
   const std::uint64_t bound = 25 * (h.layout.record_bytes + 128 * 1024);
   const std::uint64_t after_raster = mapped_rss_bytes(db->path());
   const auto tree = NodeTree::build(*db);  // by read calls, not the mapping
-  for (double k = 0; k < 50; ++k) tree->nearest(Eigen::Vector3d(40 * std::cos(k), 40 * std::sin(k), k - 25));
+  for (double k = 0; k < 5; ++k) {  // pair searches against the octant moved up, clear of it
+    NodeTree::Similarity moved;
+    moved.offset = Eigen::Vector3d(5 * k, 10 - 5 * k, 52 + k);
+    tree->closest(*tree, moved);
+  }
   const std::uint64_t after_tree = mapped_rss_bytes(db->path());
   MESSAGE("mapped resident " << after_raster << " bytes after the raster, " << after_tree
-                             << " after the tree and 50 searches, bound " << bound << " bytes");
+                             << " after the tree and 5 pair searches, bound " << bound << " bytes");
   CHECK(after_raster <= bound);
   CHECK(after_tree <= bound);
 }

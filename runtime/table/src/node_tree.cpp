@@ -46,7 +46,7 @@ struct NodeTree::Impl {
   int cx = 0, cy = 0, cz = 0, cnx = 0, cny = 0, cnz = 0, cf = -1, ck1 = -1, ck2 = -1, csu = -1;
   std::vector<std::vector<Sphere>> levels;            // levels[0]: record number - 1; then merged 2 x 2
   std::vector<std::array<std::uint64_t, 2>> dims;      // rows (along u) and columns of each level
-  std::uint64_t stride = 1;                            // closest(): every stride-th node of a record
+  std::uint64_t stride = 1;                            // searches: every stride-th node of a record
   Eigen::Vector3d centre = Eigen::Vector3d::Zero(), low = centre, high = centre;
   double radius = 0;
 
@@ -218,7 +218,7 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
       d.low = d.low.cwiseMin((s.centre.array() - s.radius).matrix());
       d.high = d.high.cwiseMax((s.centre.array() + s.radius).matrix());
     }
-  // About 50 nodes of a record in a pair search: Newton finishes from a few cells.
+  // About 50 nodes of a record in a search: Newton finishes from a few cells.
   d.stride = std::max<std::uint64_t>(1, std::llround(std::sqrt(double(l.points_per_record()) / 50)));
   d.build_levels(std::move(records));
   return tree;
@@ -265,7 +265,7 @@ struct NodeTree::Impl::NearestSearch {
   bool worth(double g) const { return g <= 0 || g * g < best2; }
   void descend(std::size_t level, std::uint64_t a, std::uint64_t b) {
     if (level == 0) {
-      d.for_each_node(a, b, 1, read, [&](NodeIndex n, const std::uint8_t* node) {
+      d.for_each_node(a, b, d.stride, read, [&](NodeIndex n, const std::uint8_t* node) {
         const double d2 = (d.point(node) - x).squaredNorm();
         if (d2 < best2) best2 = d2, best = n;
       });
@@ -278,10 +278,9 @@ struct NodeTree::Impl::NearestSearch {
 };
 
 NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const {
-  std::vector<std::uint64_t> read;
+  std::vector<std::uint64_t> read;  // left mapped: a projection's next search reads them again
   Impl::NearestSearch search{*impl_, x, INFINITY, {}, read};
   search.descend(impl_->levels.size() - 1, 0, 0);
-  impl_->release(read);
   if (!std::isfinite(search.best2)) throw FormatError(impl_->db->path().string() + ": no valid grid node");
   return search.best;
 }
@@ -302,7 +301,10 @@ NodeTree::Start NodeTree::start(const Eigen::Vector3d& x) const {
   const double guu = p_u.dot(p_u), guv = p_u.dot(p_v), gvv = p_v.dot(p_v), det = guu * gvv - guv * guv;
   const Eigen::Vector2d step = Eigen::Vector2d(gvv * p_u.dot(r) - guv * p_v.dot(r), guu * p_v.dot(r) - guv * p_u.dot(r)) / det;
   if (!step.allFinite()) return {uv, n, p};  // a degenerate node (pole): start on it
-  return {{uv.x() + std::clamp(step.x(), -h.du, h.du), uv.y() + std::clamp(step.y(), -h.dv, h.dv)}, n, p};
+  const double reach = static_cast<double>(d.stride);  // no farther than the next tree node
+  return {{uv.x() + std::clamp(step.x(), -reach * h.du, reach * h.du), uv.y() + std::clamp(step.y(), -reach * h.dv, reach * h.dv)},
+          n,
+          p};
 }
 
 struct NodeTree::Impl::PairSearch {
@@ -315,9 +317,11 @@ struct NodeTree::Impl::PairSearch {
   std::vector<NodeIndex> indices;
   std::vector<std::uint64_t> read_here, read_there;
 
-  // Spheres whose gap is no less than the closest distance found (or the deepest separation, the
-  // tables overlapping) hold no better pair.
-  bool worth(double gap) const { return gap < std::max(best_distance, -best.separation); }
+  // Spheres whose gap is no less than the closest distance found hold no closer pair. Where the
+  // tables overlap, the pairs compared are those near where they cross, and the deepest of their
+  // nodes starts Newton: searching on for the deepest node of all would compare every pair
+  // of records within that depth, without bound for large parts sunk into each other.
+  bool worth(double gap) const { return gap < best_distance; }
   double gap(const Sphere& h, const Sphere& t) const {
     return (map(h.centre) - t.centre).norm() - map.scale * h.radius - t.radius;
   }
@@ -356,7 +360,7 @@ struct NodeTree::Impl::PairSearch {
                           Eigen::Map<const Eigen::Vector3d>(&nodes[6 * k + 3])) >= best.separation)
         return;
       // Nearest in this record of the other, x may lie behind a node of its far side: the
-      // separation counts from the other's nearest node of all, this record's a first bound.
+      // separation counts from the other's nearest tree node, this record's a first bound.
       NearestSearch nearest{there, x, nearest2, indices[k], read_there};
       nearest.descend(there.levels.size() - 1, 0, 0);
       const std::uint8_t* y = there.verified(nearest.best);

@@ -26,17 +26,20 @@ class NodeTree {
   static std::shared_ptr<const NodeTree> build(const Database& db);
   ~NodeTree();
 
-  /// The valid grid node nearest to x (file length unit): exact, found by descending into the
-  /// records whose spheres come closer than the best node so far. Throws FormatError when a
-  /// record it reads is damaged or the table has no valid node.
+  /// The tree's nodes: every k-th node of a record along u and v (k about sqrt(nodes per record
+  /// / 50): every 4th of 27 x 27, every node of records up to 10 x 10), the valid ones.
+  ///
+  /// The valid tree node nearest to x (file length unit), found by descending into the records
+  /// whose spheres come closer than the best node so far; the records read stay mapped. Throws
+  /// FormatError when a record it reads is damaged or the table has no valid node.
   NodeIndex nearest(const Eigen::Vector3d& x) const;
 
   /// Where a Newton solve for the foot point of x should start: the parameters (u, v) of the
-  /// nearest node, moved by one linear step in the plane of the table's derivatives at that node
-  /// (differences to the next grid nodes), at most one cell along each axis.
+  /// nearest tree node, moved by one linear step in the plane of the table's derivatives at that
+  /// node (differences to the next grid nodes), at most the tree's node spacing along each axis.
   struct Start {
     Eigen::Vector2d uv;     // where Newton starts
-    NodeIndex node;         // the nearest valid node
+    NodeIndex node;         // the nearest valid tree node
     Eigen::Vector3d point;  // its point (file unit): the nearest point is no farther from x than it
   };
   Start start(const Eigen::Vector3d& x) const;
@@ -55,12 +58,12 @@ class NodeTree {
     double separation = 0;  // the other's file unit: the distance between them, negative when
                             // the node here lies behind the other's node (along its normal)
   };
-  /// The pair of valid nodes (every few nodes along u and v of each table, the other's then the
-  /// nearest node of all to this one's) whose
-  /// separation is least, among the records whose spheres come within the closest distance found
-  /// (or, where the tables overlap, the deepest separation found): apart, the closest nodes;
-  /// overlapping, the deepest node here near the overlap. Throws FormatError when a record it reads
-  /// is damaged or a table has no valid node.
+  /// The pair of valid tree nodes (the other's the nearest to this one's) whose
+  /// separation is least, among the records whose spheres come within the closest distance found:
+  /// apart, the closest nodes; overlapping, the deepest node here among the records near where
+  /// the tables cross. The records read leave resident memory
+  /// when it returns. Throws FormatError when a record it reads is damaged or a table has no valid
+  /// node.
   NodePair closest(const NodeTree& other, const Similarity& this_to_other) const;
 
   /// A sphere holding every node and interpolated cell of the table (file unit), for cheap

@@ -7,9 +7,11 @@
 #include <cmath>
 
 #include "../support/approx.hpp"
+#include "../support/ball_scene.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 using namespace surfdb;
+using surfdb::test::ball_simulation;
 using surfdb::test::relative;
 
 namespace {
@@ -42,20 +44,12 @@ class Recorder : public RunObserver {
 };
 
 Path send_round(double cap_height) {
-  MultibodyModel model;
-  model.bodies.push_back({"ball", kMass, Eigen::Matrix3d::Identity() * 0.4 * kMass * kRadius * kRadius});
-  model.gravity = {0, 0, -kG};
-  ContactSpec spec{.name = "ball-cup", .surface_i = "ball", .surface_j = "cup", .body_i = 0, .body_j = kGround};
   AnalyticContact shape;
   shape.shape = AnalyticContact::Shape::cavity;
-  shape.sphere = {Eigen::Vector3d::Zero(), kRadius};
   shape.other = {Eigen::Vector3d::Zero(), kCup};
   shape.cap = {Eigen::Vector3d::UnitZ(), cap_height};
-  spec.geometry = shape;
-  spec.law = Hertz{5e9, 1.5};
-  std::vector<ContactPair> pairs;
-  pairs.emplace_back(spec);
-  Simulation sim(std::move(model), std::move(pairs));
+  const auto simulation = ball_simulation({kMass, kRadius, kG, "ball-cup", "cup"}, shape, Hertz{5e9, 1.5});
+  Simulation& sim = *simulation;
   std::vector<double> y(kBodyStateSize);
   // At the bottom, just touching, rolling off along x fast enough to pass the rim.
   set_body_state(y.data(), 0, {0, 0, -(kCup - kRadius)}, Eigen::Quaterniond::Identity(), {kSpeed, 0, 0},

@@ -8,9 +8,11 @@
 #include <cmath>
 
 #include "../support/approx.hpp"
+#include "../support/ball_scene.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 using namespace surfdb;
+using surfdb::test::ball_simulation;
 using surfdb::test::relative;
 
 namespace {
@@ -30,19 +32,11 @@ struct Drop {
 };
 
 Drop drop(NormalLaw law, double end_time) {
-  MultibodyModel model;
-  model.bodies.push_back({"ball", kMass, Eigen::Matrix3d::Identity() * 0.4 * kMass * kRadius * kRadius});
-  model.gravity = {0, 0, -kG};
-  ContactSpec spec{.name = "ball-floor", .surface_i = "ball", .surface_j = "floor", .body_i = 0, .body_j = kGround};
   AnalyticContact shape;
   shape.shape = AnalyticContact::Shape::plane;
-  shape.sphere = {Eigen::Vector3d::Zero(), kRadius};
   shape.plane = {Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ()};
-  spec.geometry = shape;
-  spec.law = law;
-  std::vector<ContactPair> pairs;
-  pairs.emplace_back(spec);
-  Simulation sim(std::move(model), std::move(pairs));
+  const auto simulation = ball_simulation({kMass, kRadius, kG}, shape, law);
+  Simulation& sim = *simulation;
   std::vector<double> y(kBodyStateSize);
   set_body_state(y.data(), 0, {0, 0, kRadius + kDrop}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(),
                  Eigen::Vector3d::Zero());

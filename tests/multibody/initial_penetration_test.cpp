@@ -8,8 +8,10 @@
 #include <cmath>
 
 #include "../support/approx.hpp"
+#include "../support/ball_scene.hpp"
 
 using namespace surfdb;
+using surfdb::test::ball_simulation;
 using surfdb::test::relative;
 
 namespace {
@@ -23,19 +25,10 @@ struct Scene {
 
 // The ball's centre `depth` below touching the plane (negative: above it).
 Scene ball_into_plane(double depth, std::optional<double> tolerance = {}) {
-  MultibodyModel model;
-  model.bodies.push_back({"ball", kMass, Eigen::Matrix3d::Identity() * 0.4 * kMass * kRadius * kRadius});
-  model.gravity = {0, 0, -kG};
-  ContactSpec spec{.name = "ball-floor", .surface_i = "ball", .surface_j = "floor", .body_i = 0, .body_j = kGround};
   AnalyticContact shape;
   shape.shape = AnalyticContact::Shape::plane;
-  shape.sphere = {Eigen::Vector3d::Zero(), kRadius};
-  spec.geometry = shape;
-  spec.law = Hertz{kStiffness, kExponent};
-  spec.initial_penetration_tolerance = tolerance;
-  std::vector<ContactPair> pairs;
-  pairs.emplace_back(spec);
-  Scene s{std::make_unique<Simulation>(std::move(model), std::move(pairs)), std::vector<double>(kBodyStateSize)};
+  Scene s{ball_simulation({kMass, kRadius, kG}, shape, Hertz{kStiffness, kExponent}, tolerance),
+          std::vector<double>(kBodyStateSize)};
   set_body_state(s.y.data(), 0, {0, 0, kRadius - depth}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(),
                  Eigen::Vector3d::Zero());
   return s;

@@ -210,8 +210,8 @@ int main(int argc, char** argv) {
     const double t_ours = best_seconds([&] {
       for (std::size_t k = 0; k < m; ++k) sink += project_global(b, *tree, points[k]).distance;
     }) / m * 1e9;
-    report.line("%-44s %12.1f %12.1f %7.1fx", "cold (Extrema_ExtPS::Perform vs k-d tree + Newton)", t_occt, t_ours, t_occt / t_ours);
-    report.line("  (k-d tree over every 4th node along u and v, built once in %.2f s)", build);
+    report.line("%-44s %12.1f %12.1f %7.1fx", "cold (Extrema_ExtPS::Perform vs node tree + Newton)", t_occt, t_ours, t_occt / t_ours);
+    report.line("  (node tree of record spheres, every 4th node along u and v, built once in %.2f s)", build);
   }
 
   // Resident memory on the paper's octant: a 5 x 5 window against the whole table loaded.

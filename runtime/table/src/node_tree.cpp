@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -47,6 +48,13 @@ struct NodeTree::Impl {
   std::vector<std::vector<Sphere>> levels;            // levels[0]: record number - 1; then merged 2 x 2
   std::vector<std::array<std::uint64_t, 2>> dims;      // rows (along u) and columns of each level
   std::uint64_t stride = 1;                            // searches: every stride-th node of a record
+  // A record's tree nodes copied together the first time a nearest-node search scans it: x y z per
+  // node (x NaN where invalid or past the grid), u-major. Scans then read a few cache lines, not a
+  // cache line a node from the mapped file. The thread that claims a record (state 0 -> 1) fills
+  // and publishes it (2); others scan the record itself meanwhile.
+  std::uint64_t tree_u = 1, tree_v = 1;                // tree nodes of a record along u and v
+  std::unique_ptr<double[]> cache;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> cache_state;
   Eigen::Vector3d centre = Eigen::Vector3d::Zero(), low = centre, high = centre;
   double radius = 0;
 
@@ -104,6 +112,28 @@ struct NodeTree::Impl {
       k += run;
     }
     read.clear();
+  }
+  // Record (a, b)'s tree nodes from the cache, filling it first if no other thread is; null when
+  // another is filling it. Throws FormatError for a damaged record (left unfilled).
+  const double* cached(std::uint64_t a, std::uint64_t b, std::vector<std::uint64_t>& read) const {
+    const std::uint64_t k = a * header.layout.v_records + b;
+    double* out = cache.get() + 3 * tree_u * tree_v * k;
+    std::uint8_t state = cache_state[k].load(std::memory_order_acquire);
+    if (state == 2) return out;
+    if (state != 0 || !cache_state[k].compare_exchange_strong(state, 1, std::memory_order_acq_rel)) return nullptr;
+    std::fill(out, out + 3 * tree_u * tree_v, NAN);
+    try {
+      for_each_node(a, b, stride, read, [&](NodeIndex n, const std::uint8_t* node) {
+        const std::uint64_t m = (n.i % header.layout.u_record_points) / stride * tree_v + (n.j % header.layout.v_record_points) / stride;
+        const Eigen::Vector3d p = point(node);
+        out[3 * m] = p.x(), out[3 * m + 1] = p.y(), out[3 * m + 2] = p.z();
+      });
+    } catch (...) {
+      cache_state[k].store(0, std::memory_order_release);
+      throw;
+    }
+    cache_state[k].store(2, std::memory_order_release);
+    return out;
   }
   Sphere record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0, std::uint64_t j1) const;
   void build_levels(std::vector<Sphere> records);
@@ -220,6 +250,9 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
     }
   // About 50 nodes of a record in a search: Newton finishes from a few cells.
   d.stride = std::max<std::uint64_t>(1, std::llround(std::sqrt(double(l.points_per_record()) / 50)));
+  d.tree_u = (l.u_record_points + d.stride - 1) / d.stride, d.tree_v = (l.v_record_points + d.stride - 1) / d.stride;
+  d.cache = std::make_unique_for_overwrite<double[]>(3 * d.tree_u * d.tree_v * l.data_records);
+  d.cache_state = std::make_unique<std::atomic<std::uint8_t>[]>(l.data_records);
   d.build_levels(std::move(records));
   return tree;
 }
@@ -263,14 +296,24 @@ struct NodeTree::Impl::NearestSearch {
 
   double gap(const Sphere& s) const { return (x - s.centre).norm() - s.radius; }
   bool worth(double g) const { return g <= 0 || g * g < best2; }
-  void descend(std::size_t level, std::uint64_t a, std::uint64_t b) {
-    if (level == 0) {
+  void scan(std::uint64_t a, std::uint64_t b) {
+    const double* nodes = d.cached(a, b, read);
+    if (!nodes) {
       d.for_each_node(a, b, d.stride, read, [&](NodeIndex n, const std::uint8_t* node) {
         const double d2 = (d.point(node) - x).squaredNorm();
         if (d2 < best2) best2 = d2, best = n;
       });
       return;
     }
+    const RecordLayout& l = d.header.layout;
+    for (std::uint64_t m = 0; m < d.tree_u * d.tree_v; ++m) {
+      const double d2 = (Eigen::Map<const Eigen::Vector3d>(nodes + 3 * m) - x).squaredNorm();
+      if (d2 < best2)  // false for NaN: invalid nodes and those past the grid
+        best2 = d2, best = {a * l.u_record_points + m / d.tree_v * d.stride, b * l.v_record_points + m % d.tree_v * d.stride};
+    }
+  }
+  void descend(std::size_t level, std::uint64_t a, std::uint64_t b) {
+    if (level == 0) return scan(a, b);
     const Children next(d, level, a, b, [&](const Sphere& s) { return gap(s); });
     for (std::size_t k = 0; k < next.count; ++k)
       if (worth(next.cells[k].first)) descend(level - 1, next.cells[k].second[0], next.cells[k].second[1]);

@@ -6,6 +6,7 @@
 
 #include <numbers>
 #include <random>
+#include <thread>
 
 #include "../support/occt_faces.hpp"
 #include "../support/temp_dir.hpp"
@@ -166,4 +167,28 @@ TEST_CASE("nearest is the nearest valid node, and closest the closest pair") {
       CHECK(pair.separation < 0);
     }
   }
+}
+
+TEST_CASE("nearest from two threads at once answers as from one thread") {
+  // Each record's tree nodes are cached by the first search that scans it; two threads scanning
+  // the same records of a fresh tree must still answer exactly as one thread on another fresh
+  // tree. Can catch, when the threads meet on a record: its cache published before it is filled.
+  TempDir dir;
+  AnalyticSpec spec;
+  spec.kind = AnalyticKind::sphere, spec.radius = 10;
+  const auto db = convert(*make_analytic_surface(spec), {400, 400}, {27, 27}, dir / "s.sdb");
+  std::vector<Vector3d> points;
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> unit(-12, 12);
+  for (int k = 0; k < 4000; ++k) points.emplace_back(unit(rng), unit(rng), unit(rng));
+  const auto reference = NodeTree::build(*db), shared = NodeTree::build(*db);
+  std::vector<NodeIndex> expected, a(points.size()), b(points.size());
+  for (const Vector3d& x : points) expected.push_back(reference->nearest(x));
+  std::thread other([&] { for (std::size_t k = 0; k < points.size(); ++k) a[k] = shared->nearest(points[k]); });
+  for (std::size_t k = 0; k < points.size(); ++k) b[k] = shared->nearest(points[k]);
+  other.join();
+  int differ = 0;
+  for (std::size_t k = 0; k < points.size(); ++k)
+    differ += a[k].i != expected[k].i || a[k].j != expected[k].j || b[k].i != expected[k].i || b[k].j != expected[k].j;
+  CHECK(differ == 0);
 }

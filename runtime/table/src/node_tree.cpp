@@ -1,237 +1,11 @@
-#include "surfdb/table/node_tree.hpp"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <span>
-#include <vector>
-
+// The node tree's searches: the nearest tree node to a point, the closest tree nodes of two
+// tables, descending the quadtree of record spheres.
 #include "surfdb/formats/error.hpp"
-#include "surfdb/formats/scalar.hpp"
+#include "node_tree_impl.hpp"
 
 namespace surfdb {
-namespace {
 
-struct Sphere {
-  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
-  double radius = INFINITY;  // unbounded until shown otherwise
-};
-
-// The sphere around parts: centred on the box holding theirs.
-Sphere enclose(std::span<const Sphere> parts) {
-  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
-  for (const Sphere& s : parts) {
-    if (!std::isfinite(s.radius)) return {};
-    low = low.cwiseMin((s.centre.array() - s.radius).matrix());
-    high = high.cwiseMax((s.centre.array() + s.radius).matrix());
-  }
-  Sphere out{0.5 * (low + high), 0};
-  for (const Sphere& s : parts) out.radius = std::max(out.radius, (s.centre - out.centre).norm() + s.radius);
-  return out;
-}
-
-// How far the surface over a cell can stray from the chord between its corners, from the
-// curvature: the sagitta of an arc of curvature k over the chord.
-double sagitta(double curvature, double chord) {
-  const double half = 0.5 * curvature * chord;
-  if (half < 1e-4) return curvature * chord * chord / 8;
-  return half < 1 ? (1 - std::sqrt(1 - half * half)) / curvature : chord;
-}
-
-}  // namespace
-
-struct NodeTree::Impl {
-  const Database* db = nullptr;
-  Header header;
-  int cx = 0, cy = 0, cz = 0, cnx = 0, cny = 0, cnz = 0, cf = -1, ck1 = -1, ck2 = -1, csu = -1;
-  std::vector<std::vector<Sphere>> levels;            // levels[0]: record number - 1; then merged 2 x 2
-  std::vector<std::array<std::uint64_t, 2>> dims;      // rows (along u) and columns of each level
-  std::uint64_t stride = 1;                            // searches: every stride-th node of a record
-  Eigen::Vector3d centre = Eigen::Vector3d::Zero(), low = centre, high = centre;
-  double radius = 0;
-
-  double value(const std::uint8_t* node, int column) const {
-    return load_scalar(node, header.layout.scalar_bytes, column);
-  }
-  Eigen::Vector3d point(const std::uint8_t* node) const { return {value(node, cx), value(node, cy), value(node, cz)}; }
-  Eigen::Vector3d normal(const std::uint8_t* node) const { return {value(node, cnx), value(node, cny), value(node, cnz)}; }
-  bool valid(const std::uint8_t* node) const {
-    return cf < 0 || (static_cast<std::uint32_t>(value(node, cf)) & point_flags::valid);
-  }
-  const std::uint8_t* node_in(const std::uint8_t* record, NodeIndex n) const {
-    const RecordLayout& l = header.layout;
-    return record + l.slot_of_node(n) * l.column_count * l.scalar_bytes;
-  }
-  std::uint64_t record_of(NodeIndex n) const {
-    const RecordLayout& l = header.layout;
-    return l.record_number({n.i / l.u_record_points, n.j / l.v_record_points});
-  }
-  // A node of a verified record.
-  const std::uint8_t* verified(NodeIndex n) const { return node_in(db->record(record_of(n)), n); }
-  const Sphere& sphere(std::size_t level, std::uint64_t a, std::uint64_t b) const {
-    return levels[level][a * dims[level][1] + b];
-  }
-  // The nodes of record (a, b) that lie on the grid, visited as f(node index, node bytes).
-  // Reads go into `read` (record numbers), for release() when the search is done.
-  template <class F>
-  void for_each_node(std::uint64_t a, std::uint64_t b, std::uint64_t stride, std::vector<std::uint64_t>& read, F&& f) const {
-    const RecordLayout& l = header.layout;
-    read.push_back(l.record_number({a, b}));
-    const std::uint8_t* record = db->record(read.back());
-    for (std::uint64_t li = 0; li < l.u_record_points; li += stride)
-      for (std::uint64_t lj = 0; lj < l.v_record_points; lj += stride) {
-        const NodeIndex n{a * l.u_record_points + li, b * l.v_record_points + lj};
-        if (n.i >= l.u_points || n.j >= l.v_points) continue;
-        const std::uint8_t* node = node_in(record, n);
-        if (valid(node)) f(n, node);
-      }
-  }
-  // The grid lines records begin on, and the last: every node's point and larger curvature.
-  struct Line {
-    std::vector<Eigen::Vector3d> p;
-    std::vector<double> curvature;  // the larger principal curvature's magnitude, 0 if not stored
-    std::vector<double> speed;      // |ds/du|, 0 if not stored
-  };
-  std::vector<Line> read_lines() const;
-  // A search's records leave resident memory, a call per run of consecutive numbers.
-  void release(std::vector<std::uint64_t>& read) const {
-    std::sort(read.begin(), read.end());
-    read.erase(std::unique(read.begin(), read.end()), read.end());
-    for (std::size_t k = 0; k < read.size();) {
-      std::size_t run = 1;
-      while (k + run < read.size() && read[k + run] == read[k] + run) ++run;
-      db->release(read[k], run);
-      k += run;
-    }
-    read.clear();
-  }
-  Sphere record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0, std::uint64_t j1) const;
-  void build_levels(std::vector<Sphere> records);
-  struct NearestSearch;
-  struct PairSearch;
-};
-
-// Lines i = 0, u_record_points, 2 u_record_points, ... and the last, read a record's part at a
-// time by one read call each (docs/format.md: a line's nodes are consecutive in a record): some
-// 1,400 calls for a 999 x 999 table in 27 x 27 records, unverified, where mapped pages would cost
-// a page fault each.
-std::vector<NodeTree::Impl::Line> NodeTree::Impl::read_lines() const {
-  const RecordLayout& l = header.layout;
-  std::vector<std::uint64_t> at;
-  for (std::uint64_t i = 0; i < l.u_points; i += l.u_record_points) at.push_back(i);
-  if (at.back() != l.u_points - 1) at.push_back(l.u_points - 1);
-  const std::uint64_t node_bytes = std::uint64_t{l.column_count} * l.scalar_bytes;
-  std::vector<std::uint8_t> buffer(l.v_record_points * node_bytes);
-  std::vector<Line> lines(at.size());
-  for (std::size_t k = 0; k < at.size(); ++k) {
-    for (std::uint64_t b = 0; b < l.v_records; ++b) {
-      const NodeIndex first{at[k], b * l.v_record_points};
-      const std::uint64_t count = std::min<std::uint64_t>(l.v_record_points, l.v_points - first.j);
-      db->copy(l.record_offset(record_of(first)) + l.slot_of_node(first) * node_bytes,
-               std::span(buffer.data(), count * node_bytes));
-      for (std::uint64_t m = 0; m < count; ++m) {
-        const std::uint8_t* node = buffer.data() + m * node_bytes;
-        lines[k].p.push_back(point(node));
-        lines[k].curvature.push_back(ck1 >= 0 && ck2 >= 0 ? std::max(std::abs(value(node, ck1)), std::abs(value(node, ck2))) : 0.0);
-        lines[k].speed.push_back(csu >= 0 ? std::abs(value(node, csu)) : 0.0);
-      }
-    }
-  }
-  return lines;
-}
-
-// The cell of the record grid between two read lines, from node j0 to j1 (the next record's first,
-// or the last): a sphere around the lines' nodes there, grown for the nodes between the lines,
-// unread. A curve along u from one line to the other is about du_lines |ds/du| long, so none of
-// its points lies farther than half that from the nearer line; where the nodes' curvature says the
-// curve bends little, by twice the sagitta of that length instead. And by 1 % of the cell.
-Sphere NodeTree::Impl::record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0,
-                                     std::uint64_t j1) const {
-  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
-  double curvature = 0, across = 0, speed = 0;
-  for (std::uint64_t j = j0; j <= j1; ++j) {
-    low = low.cwiseMin(first.p[j]).cwiseMin(last.p[j]);
-    high = high.cwiseMax(first.p[j]).cwiseMax(last.p[j]);
-    curvature = std::max({curvature, first.curvature[j], last.curvature[j]});
-    speed = std::max({speed, first.speed[j], last.speed[j]});
-    across = std::max(across, (last.p[j] - first.p[j]).norm());
-  }
-  Sphere s{0.5 * (low + high), 0};
-  for (std::uint64_t j = j0; j <= j1; ++j)
-    s.radius = std::max({s.radius, (first.p[j] - s.centre).norm(), (last.p[j] - s.centre).norm()});
-  // The speed may vary between the lines: 1.5 times the larger at either end.
-  const double length = std::max(across, 1.5 * speed * du_lines);
-  const double along = std::max((first.p[j1] - first.p[j0]).norm(), (last.p[j1] - last.p[j0]).norm());
-  s.radius += std::min(0.5 * length, 2 * sagitta(curvature, length)) + 0.01 * std::max(length, along);
-  if (!s.centre.allFinite() || !std::isfinite(s.radius)) return {};
-  return s;
-}
-
-void NodeTree::Impl::build_levels(std::vector<Sphere> records) {
-  dims.push_back({header.layout.u_records, header.layout.v_records});
-  levels.push_back(std::move(records));
-  while (dims.back()[0] > 1 || dims.back()[1] > 1) {
-    const auto [rows, columns] = dims.back();
-    const std::array<std::uint64_t, 2> up{(rows + 1) / 2, (columns + 1) / 2};
-    std::vector<Sphere> merged(up[0] * up[1]);
-    for (std::uint64_t a = 0; a < up[0]; ++a)
-      for (std::uint64_t b = 0; b < up[1]; ++b) {
-        std::array<Sphere, 4> parts;
-        std::size_t n = 0;
-        for (std::uint64_t ca = 2 * a; ca < std::min(2 * a + 2, rows); ++ca)
-          for (std::uint64_t cb = 2 * b; cb < std::min(2 * b + 2, columns); ++cb) parts[n++] = sphere(levels.size() - 1, ca, cb);
-        merged[a * up[1] + b] = enclose(std::span(parts.data(), n));
-      }
-    dims.push_back(up);
-    levels.push_back(std::move(merged));
-  }
-}
-
-NodeTree::NodeTree() : impl_(std::make_unique<Impl>()) {}
-NodeTree::~NodeTree() = default;
-
-std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
-  std::shared_ptr<NodeTree> tree(new NodeTree());
-  Impl& d = *tree->impl_;
-  d.db = &db;
-  d.header = db.header();
-  const Header& h = d.header;
-  d.cx = column_offset(h, Column::x), d.cy = column_offset(h, Column::y), d.cz = column_offset(h, Column::z);
-  d.cnx = column_offset(h, Column::nx), d.cny = column_offset(h, Column::ny), d.cnz = column_offset(h, Column::nz);
-  d.cf = column_offset(h, Column::flags), d.ck1 = column_offset(h, Column::k1), d.ck2 = column_offset(h, Column::k2);
-  d.csu = column_offset(h, Column::su_norm);
-  const RecordLayout& l = h.layout;
-  const std::vector<Impl::Line> lines = d.read_lines();
-  std::vector<Sphere> records(l.data_records);
-  for (std::uint64_t a = 0; a < l.u_records; ++a)
-    for (std::uint64_t b = 0; b < l.v_records; ++b) {
-      const std::uint64_t j0 = b * l.v_record_points, j1 = std::min(j0 + l.v_record_points, l.v_points - 1);
-      const std::size_t last = std::min<std::size_t>(a + 1, lines.size() - 1);
-      const double du_lines = h.u_at(std::min(a * l.u_record_points + l.u_record_points, l.u_points - 1)) - h.u_at(a * l.u_record_points);
-      records[a * l.v_records + b] = d.record_bounds(lines[a], lines[last], du_lines, j0, j1);
-    }
-  const Sphere all = enclose(records);
-  d.centre = all.centre, d.radius = all.radius;
-  d.low = Eigen::Vector3d::Constant(std::isfinite(all.radius) ? INFINITY : -INFINITY), d.high = -d.low;
-  if (std::isfinite(all.radius))
-    for (const Sphere& s : records) {
-      d.low = d.low.cwiseMin((s.centre.array() - s.radius).matrix());
-      d.high = d.high.cwiseMax((s.centre.array() + s.radius).matrix());
-    }
-  // About 50 nodes of a record in a search: Newton finishes from a few cells.
-  d.stride = std::max<std::uint64_t>(1, std::llround(std::sqrt(double(l.points_per_record()) / 50)));
-  d.build_levels(std::move(records));
-  return tree;
-}
-
-const Eigen::Vector3d& NodeTree::bounding_centre() const { return impl_->centre; }
-double NodeTree::bounding_radius() const { return impl_->radius; }
-const Eigen::Vector3d& NodeTree::box_low() const { return impl_->low; }
-const Eigen::Vector3d& NodeTree::box_high() const { return impl_->high; }
-std::pair<Eigen::Vector3d, double> NodeTree::record_sphere(std::uint64_t number) const {
-  const Sphere& s = impl_->levels.at(0).at(number - 1);
-  return {s.centre, s.radius};
-}
+using node_tree_detail::Sphere;
 
 namespace {
 
@@ -263,14 +37,24 @@ struct NodeTree::Impl::NearestSearch {
 
   double gap(const Sphere& s) const { return (x - s.centre).norm() - s.radius; }
   bool worth(double g) const { return g <= 0 || g * g < best2; }
-  void descend(std::size_t level, std::uint64_t a, std::uint64_t b) {
-    if (level == 0) {
+  void scan(std::uint64_t a, std::uint64_t b) {
+    const double* nodes = d.cached(a, b, read);
+    if (!nodes) {
       d.for_each_node(a, b, d.stride, read, [&](NodeIndex n, const std::uint8_t* node) {
         const double d2 = (d.point(node) - x).squaredNorm();
         if (d2 < best2) best2 = d2, best = n;
       });
       return;
     }
+    const RecordLayout& l = d.header.layout;
+    for (std::uint64_t m = 0; m < d.tree_u * d.tree_v; ++m) {
+      const double d2 = (Eigen::Map<const Eigen::Vector3d>(nodes + 3 * m) - x).squaredNorm();
+      if (d2 < best2)  // false for NaN: invalid nodes and those past the grid
+        best2 = d2, best = {a * l.u_record_points + m / d.tree_v * d.stride, b * l.v_record_points + m % d.tree_v * d.stride};
+    }
+  }
+  void descend(std::size_t level, std::uint64_t a, std::uint64_t b) {
+    if (level == 0) return scan(a, b);
     const Children next(d, level, a, b, [&](const Sphere& s) { return gap(s); });
     for (std::size_t k = 0; k < next.count; ++k)
       if (worth(next.cells[k].first)) descend(level - 1, next.cells[k].second[0], next.cells[k].second[1]);

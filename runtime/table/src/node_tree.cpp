@@ -33,7 +33,7 @@ struct NodeTree::Impl::NearestSearch {
   Eigen::Vector3d x;
   double best2 = INFINITY;
   NodeIndex best;
-  std::vector<std::uint64_t>& read;
+  node_tree_detail::ReadSpan& read;
 
   double gap(const Sphere& s) const { return (x - s.centre).norm() - s.radius; }
   bool worth(double g) const { return g <= 0 || g * g < best2; }
@@ -62,7 +62,7 @@ struct NodeTree::Impl::NearestSearch {
 };
 
 NodeIndex NodeTree::nearest(const Eigen::Vector3d& x) const {
-  std::vector<std::uint64_t> read;  // left mapped: a projection's next search reads them again
+  node_tree_detail::ReadSpan read;  // left mapped: a projection's next search reads them again
   Impl::NearestSearch search{*impl_, x, INFINITY, {}, read};
   search.descend(impl_->levels.size() - 1, 0, 0);
   if (!std::isfinite(search.best2)) throw FormatError(impl_->db->path().string() + ": no valid grid node");
@@ -99,7 +99,7 @@ struct NodeTree::Impl::PairSearch {
   NodeTree::NodePair best{{}, {}, INFINITY};
   std::vector<double> nodes;        // there's record being compared: x y z nx ny nz per valid node
   std::vector<NodeIndex> indices;
-  std::vector<std::uint64_t> read_here, read_there;
+  node_tree_detail::ReadSpan read_here, read_there;
 
   // Spheres whose gap is no less than the closest distance found hold no closer pair. Where the
   // tables overlap, the pairs compared are those near where they cross, and the deepest of their

@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -14,6 +15,12 @@
 
 namespace surfdb {
 namespace node_tree_detail {
+
+// The span of record numbers a search read, for releasing them by one call.
+struct ReadSpan {
+  std::uint64_t low = UINT64_MAX, high = 0;
+  void add(std::uint64_t number) { low = std::min(low, number), high = std::max(high, number); }
+};
 
 struct Sphere {
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
@@ -62,12 +69,13 @@ struct NodeTree::Impl {
     return levels[level][a * dims[level][1] + b];
   }
   // The nodes of record (a, b) that lie on the grid, visited as f(node index, node bytes).
-  // Reads go into `read` (record numbers), for release() when the search is done.
+  // Reads widen `read`, for release() when the search is done.
   template <class F>
-  void for_each_node(std::uint64_t a, std::uint64_t b, std::uint64_t stride, std::vector<std::uint64_t>& read, F&& f) const {
+  void for_each_node(std::uint64_t a, std::uint64_t b, std::uint64_t stride, node_tree_detail::ReadSpan& read, F&& f) const {
     const RecordLayout& l = header.layout;
-    read.push_back(l.record_number({a, b}));
-    const std::uint8_t* record = db->record(read.back());
+    const std::uint64_t number = l.record_number({a, b});
+    read.add(number);
+    const std::uint8_t* record = db->record(number);
     for (std::uint64_t li = 0; li < l.u_record_points; li += stride)
       for (std::uint64_t lj = 0; lj < l.v_record_points; lj += stride) {
         const NodeIndex n{a * l.u_record_points + li, b * l.v_record_points + lj};
@@ -86,15 +94,12 @@ struct NodeTree::Impl {
   // A search's records leave resident memory by one call over the span of their numbers: a call
   // costs a TLB flush (tens of microseconds here), while a record of a window inside the span
   // that loses its pages only maps them again from the page cache.
-  void release(std::vector<std::uint64_t>& read) const {
-    if (read.empty()) return;
-    const auto [low, high] = std::minmax_element(read.begin(), read.end());
-    db->release(*low, *high - *low + 1);
-    read.clear();
+  void release(const node_tree_detail::ReadSpan& read) const {
+    if (read.low <= read.high) db->release(read.low, read.high - read.low + 1);
   }
   // Record (a, b)'s tree nodes from the cache, filling it first if no other thread is; null when
   // another is filling it. Throws FormatError for a damaged record (left unfilled).
-  const double* cached(std::uint64_t a, std::uint64_t b, std::vector<std::uint64_t>& read) const {
+  const double* cached(std::uint64_t a, std::uint64_t b, node_tree_detail::ReadSpan& read) const {
     const std::uint64_t k = a * header.layout.v_records + b;
     double* out = cache.get() + 3 * tree_u * tree_v * k;
     std::uint8_t state = cache_state[k].load(std::memory_order_acquire);

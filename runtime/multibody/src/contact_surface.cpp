@@ -1,5 +1,7 @@
 #include "surfdb/multibody/contact_surface.hpp"
 
+#include <cmath>
+
 namespace surfdb {
 
 Eigen::Vector3d ContactSurface::bounding_centre() const {
@@ -11,6 +13,9 @@ double ContactSurface::bounding_radius() const {
   switch (kind) {
     case Kind::table: return tables->meters_per_unit() * tables->bounding_radius();
     case Kind::sphere: return radius;
+    case Kind::box: return half_extents.norm();
+    case Kind::cylinder:
+    case Kind::cylinder_cavity: return std::hypot(radius, 0.5 * length);
     case Kind::cavity:
     case Kind::plane: break;
   }

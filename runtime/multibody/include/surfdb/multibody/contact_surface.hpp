@@ -1,5 +1,6 @@
 // The surfaces of a scene, read-only: each placed in a body, a table set (one or more faces) or an
-// analytic sphere, spherical cavity or plane; and how two of them make a contact pair.
+// analytic shape (sphere, spherical cavity, plane, solid box, solid cylinder, closed cylindrical
+// cavity); and how two of them make a contact pair.
 #pragma once
 
 #include <limits>
@@ -14,21 +15,26 @@
 namespace surfdb {
 
 struct ContactSurface {
-  enum class Kind { table, sphere, cavity, plane };
+  enum class Kind { table, sphere, cavity, plane, box, cylinder, cylinder_cavity };
   std::string name;
   int body = kGround;
-  SurfaceMount mount;  // for spheres and cavities the centre, for a plane a point on it (m, body axes)
+  /// Where the surface sits in its body (m, body axes): a table's frame; a sphere's, cavity's,
+  /// box's or cylinder's centre and axes (a cylinder along the mount's z); a point on a plane.
+  SurfaceMount mount;
   Kind kind = Kind::table;
   std::shared_ptr<const TableSet> tables;  // table
   WindowSize window{5, 5};                 // table: storage window per face, records
   Residency residency = Residency::direct_mapping;
-  double radius = 0;                                   // sphere, cavity: m
+  double radius = 0;                                   // sphere, cavity, cylinder, cylinder cavity: m
+  double length = 0;                                   // cylinder, cylinder cavity: m, along the mount's z
+  Eigen::Vector3d half_extents = Eigen::Vector3d::Zero();  // box: m, along the mount's axes
   double cap_height = std::numeric_limits<double>::infinity();  // cavity: m, the cap kept (CavityCap)
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // plane: surface axes
   std::optional<Material> material;                    // for stiffness from curvature
 
-  /// Whether the surface has bounds (a plane and a cavity have none for the broad phase).
-  bool bounded() const { return kind == Kind::table || kind == Kind::sphere; }
+  /// Whether the surface has bounds for the broad phase (a plane and a spherical cavity have none:
+  /// a cavity's inside is where its partners are).
+  bool bounded() const { return kind != Kind::plane && kind != Kind::cavity; }
   /// A sphere holding the surface in body axes: centre (m) and radius (m, inflated by the bound on
   /// how far interpolation strays from a table's nodes); infinite for unbounded surfaces.
   Eigen::Vector3d bounding_centre() const;

@@ -156,8 +156,7 @@ void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyStat
   output_.max_indentation = std::max(output_.max_indentation, s.last.indentation);
   if (fixed_) statistics_.pairs_touched = 1;
   else if (touched_.insert(key(surface_i, surface_j)).second) ++statistics_.pairs_touched;
-  const std::span<const ContactResult> results =
-      pair.freeform() ? pair.freeform()->results() : std::span<const ContactResult>(&s.last, 1);
+  const std::span<const ContactResult> results = pair.results();
   for (std::size_t k = 0; k < results.size(); ++k) {
     if (!pair.active(k)) continue;
     const ContactForces f = pair.forces(k);

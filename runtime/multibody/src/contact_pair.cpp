@@ -27,6 +27,10 @@ std::span<const ContactResult> ContactPair::detect(const BodyState& i, const Bod
   return {&analytic_, 1};
 }
 
+std::span<const ContactResult> ContactPair::results() const {
+  return state_.freeform ? state_.freeform->results() : std::span<const ContactResult>(&analytic_, 1);
+}
+
 bool ContactPair::active(std::size_t k) const {
   return state_.freeform ? state_.freeform->active(k) : analytic_.in_contact();
 }
@@ -53,7 +57,7 @@ NormalLaw ContactPair::law_at(const ContactResult& contact) const {
 ContactForces ContactPair::forces(std::size_t k) const {
   ContactForces f;
   if (!active(k)) return f;
-  const ContactResult& contact = state_.freeform ? state_.freeform->results()[k] : analytic_;
+  const ContactResult& contact = results()[k];
   const NormalLaw law = law_at(contact);
   const double n = std::visit([](const auto& l) { return l.exponent; }, law);
   const double K = std::visit([](const auto& l) { return l.stiffness; }, law);
@@ -96,8 +100,7 @@ void ContactPair::inherit(std::size_t k, const std::span<const ContactResult> re
 }
 
 void ContactPair::accept(double t, std::vector<ImpactRecord>& ended) {
-  const std::span<const ContactResult> results =
-      state_.freeform ? state_.freeform->results() : std::span<const ContactResult>(&analytic_, 1);
+  const std::span<const ContactResult> results = this->results();
   ContactState& s = state_;
   ContactStatistics& stats = s.statistics;
   s.points = 0;

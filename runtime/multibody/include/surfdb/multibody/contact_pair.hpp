@@ -114,6 +114,8 @@ class ContactPair {
   /// Contact detection at the given body states (moves the free-form storage windows): a result
   /// per slot (one for an analytic pair, one per pair of faces for tables).
   std::span<const ContactResult> detect(const BodyState& i, const BodyState& j);
+  /// The results of the last detect(), a result per slot.
+  std::span<const ContactResult> results() const;
   /// Whether slot k of the last detect() is a contact point that carries force.
   bool active(std::size_t k) const;
   /// Forces at slot k of the last detect(), with the pair's laws and the point's impact memory.

@@ -5,6 +5,7 @@
 
 #include <Eigen/Geometry>
 #include <cmath>
+#include <vector>
 
 #include "surfdb/contact/contact_wrench.hpp"
 
@@ -107,27 +108,73 @@ TEST_CASE("a ball in a capped cavity: inside the cap as in the whole sphere, bey
 
 TEST_CASE("a ball in a closed cylinder touches the wall, the bases, or a wall and a base at once") {
   const CylinderCavity can{Vector3d::Zero(), Vector3d::UnitZ(), 0.05, 0.1};
-  // catches: only the deeper of a wall and a base contact reported (count 1), the axis taken in
-  // world axes rather than the body's (the lying can).
-  const ContactList corner = contact_sphere_in_cylinder(body({0.0405, 0, 0.0095}), ball, body(), can);
-  REQUIRE(corner.count == 2);
-  CHECK(near(corner.items[0].indentation, 0.0005));  // wall
-  CHECK(near(corner.items[0].normal, -Vector3d::UnitX()));
-  CHECK(near(corner.items[0].point_j, Vector3d(0.05, 0, 0.0095)));
-  CHECK(near(corner.items[1].indentation, 0.0005));  // bottom
-  CHECK(near(corner.items[1].normal, Vector3d::UnitZ()));
-  const ContactList top = contact_sphere_in_cylinder(body({0, 0, 0.095}), ball, body(), can);
-  REQUIRE(top.count == 1);
-  CHECK(near(top.items[0].indentation, 0.005));
-  CHECK(near(top.items[0].normal, -Vector3d::UnitZ()));
-  CHECK(contact_sphere_in_cylinder(body({0.01, 0, 0.05}), ball, body(), can).count == 0);
+  const auto touching = [](const CylinderCavityContacts& c) {
+    return std::vector<bool>{c[kWall].in_contact(), c[kBottom].in_contact(), c[kTop].in_contact()};
+  };
+  // catches: only the deeper of a wall and a base contact reported, wall and base results in each
+  // other's slots, the axis taken in world axes rather than the body's (the lying can).
+  const CylinderCavityContacts corner = contact_sphere_in_cylinder(body({0.0405, 0, 0.0095}), ball, body(), can);
+  CHECK(touching(corner) == std::vector<bool>{true, true, false});
+  CHECK(near(corner[kWall].indentation, 0.0005));
+  CHECK(near(corner[kWall].normal, -Vector3d::UnitX()));
+  CHECK(near(corner[kWall].point_j, Vector3d(0.05, 0, 0.0095)));
+  CHECK(near(corner[kBottom].indentation, 0.0005));
+  CHECK(near(corner[kBottom].normal, Vector3d::UnitZ()));
+  const CylinderCavityContacts top = contact_sphere_in_cylinder(body({0, 0, 0.095}), ball, body(), can);
+  CHECK(touching(top) == std::vector<bool>{false, false, true});
+  CHECK(near(top[kTop].indentation, 0.005));
+  CHECK(near(top[kTop].normal, -Vector3d::UnitZ()));
+  CHECK(near(top[kWall].gap, 0.04));  // on the axis: the radial clearance
+  const CylinderCavityContacts free = contact_sphere_in_cylinder(body({0.01, 0, 0.05}), ball, body(), can);
+  CHECK(touching(free) == std::vector<bool>{false, false, false});
+  CHECK(near(free[kWall].gap, 0.03));
+  CHECK(near(free[kBottom].gap, 0.04));
   // The same can lying on its side (axis along x) in a body moved to (1, 2, 3).
   const Eigen::Matrix3d side = Eigen::AngleAxisd(M_PI / 2, Vector3d::UnitY()).toRotationMatrix();
-  const ContactList lying = contact_sphere_in_cylinder(body(Vector3d(1, 2, 3) + Vector3d(0.05, 0, -0.0405)), ball,
-                                                       body({1, 2, 3}, side), can);
-  REQUIRE(lying.count == 1);
-  CHECK(near(lying.items[0].indentation, 0.0005));
-  CHECK(near(lying.items[0].normal, Vector3d::UnitZ()));
+  const CylinderCavityContacts lying = contact_sphere_in_cylinder(body(Vector3d(1, 2, 3) + Vector3d(0.05, 0, -0.0405)),
+                                                                  ball, body({1, 2, 3}, side), can);
+  CHECK(touching(lying) == std::vector<bool>{true, false, false});
+  CHECK(near(lying[kWall].indentation, 0.0005));
+  CHECK(near(lying[kWall].normal, Vector3d::UnitZ()));
+}
+
+TEST_CASE("a ball against a solid cylinder: lateral surface, base, rim, and from inside") {
+  // A rod of radius 20 mm, 100 mm long along z, centred at the origin; the ball's radius is 10 mm.
+  // catches: the length read as a half-length, rims treated as bases (normal along the axis
+  // instead of the diagonal), the inside push along the wrong normal, the body's rotation left out.
+  const Cylinder rod{Vector3d::Zero(), Vector3d::UnitZ(), 0.02, 0.1};
+  const ContactResult wall = contact_sphere_cylinder(body({0.029, 0, 0.03}), ball, body(), rod);
+  CHECK(near(wall.indentation, 0.001));
+  CHECK(near(wall.normal, Vector3d::UnitX()));
+  CHECK(near(wall.point_j, Vector3d(0.02, 0, 0.03)));
+  CHECK(wall.curvature_j == doctest::Approx(25.0));  // 1 / (2 R)
+  const ContactResult base = contact_sphere_cylinder(body({0.01, 0.005, 0.0595}), ball, body(), rod);
+  CHECK(near(base.indentation, 0.0005));
+  CHECK(near(base.normal, Vector3d::UnitZ()));
+  CHECK(near(base.point_j, Vector3d(0.01, 0.005, 0.05)));
+  const ContactResult below = contact_sphere_cylinder(body({0, 0, -0.061}), ball, body(), rod);
+  CHECK(below.status == ContactStatus::separated);
+  CHECK(near(below.gap, 0.001));
+  CHECK(near(below.normal, -Vector3d::UnitZ()));
+  // Off the rim along the diagonal: 7 mm from the rim point (0.02, 0, 0.05), 3 mm deep.
+  const Vector3d diagonal = Vector3d(1, 0, 1).normalized();
+  const ContactResult rim = contact_sphere_cylinder(body(Vector3d(0.02, 0, 0.05) + 0.007 * diagonal), ball, body(), rod);
+  CHECK(near(rim.indentation, 0.003));
+  CHECK(near(rim.normal, diagonal));
+  CHECK(near(rim.point_j, Vector3d(0.02, 0, 0.05)));
+  // Centre inside, nearer the wall (4 mm) than the top (40 mm): out through the wall, 14 mm deep.
+  const ContactResult inside = contact_sphere_cylinder(body({0, 0.016, 0.01}), ball, body(), rod);
+  CHECK(near(inside.indentation, 0.014));
+  CHECK(near(inside.normal, Vector3d::UnitY()));
+  // Centre inside, nearer the bottom (2 mm) than the wall (20 mm): out through the bottom.
+  const ContactResult bottom = contact_sphere_cylinder(body({0, 0, -0.048}), ball, body(), rod);
+  CHECK(near(bottom.indentation, 0.012));
+  CHECK(near(bottom.normal, -Vector3d::UnitZ()));
+  // The rod lying along x in a body at (1, 2, 3): a ball above its middle touches the wall, normal +z.
+  const Eigen::Matrix3d side = Eigen::AngleAxisd(M_PI / 2, Vector3d::UnitY()).toRotationMatrix();
+  const ContactResult lying = contact_sphere_cylinder(body({1, 2, 3.029}), ball, body({1, 2, 3}, side), rod);
+  CHECK(near(lying.indentation, 0.001));
+  CHECK(near(lying.normal, Vector3d::UnitZ()));
 }
 
 TEST_CASE("a ball against a box: face, edge, corner, and from inside") {

@@ -124,6 +124,21 @@ TEST_CASE("regularised Coulomb friction") {
   CHECK(friction_force(NoFriction{}, 10, {1, 0, 0}).norm() == 0);
 }
 
+TEST_CASE("Ambrosio's dynamic-correction Coulomb friction: none below v0, a linear ramp to v1, full above") {
+  // catches: v0 and v1 swapped (no friction at all), the regularised parabola instead of the ramp
+  // (0.75 instead of 0.5 in the middle), friction along the sliding velocity instead of against it.
+  const FrictionLaw law = CoulombAmbrosio{0.2, 0.01, 0.03};
+  CHECK(friction_force(law, 10, {0.005, 0, 0}).norm() == 0);
+  const Eigen::Vector3d middle = friction_force(law, 10, {0, -0.02, 0});
+  CHECK(middle.y() == Approx(0.2 * 10 * 0.5));
+  CHECK(middle.x() == 0);
+  CHECK(friction_force(law, 10, {0, 0, 0.025}).z() == Approx(-0.2 * 10 * 0.75));
+  const Eigen::Vector3d fast = friction_force(law, 10, {0.3, 0.4, 0});
+  CHECK(fast.x() == Approx(-2.0 * 0.6));
+  CHECK(fast.y() == Approx(-2.0 * 0.8));
+  CHECK(friction_force(law, 0, {0.3, 0, 0}).norm() == 0);
+}
+
 TEST_CASE("the impact velocity is latched at the start of each episode") {
   ImpactMemory memory;
   ContactResult c;

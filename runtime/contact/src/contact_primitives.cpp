@@ -90,25 +90,50 @@ ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, cons
   return finish(i, j, ci + s.radius * out, cj + cavity.radius * out, -out, 1 / s.radius, -1 / cavity.radius);
 }
 
-ContactList contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, const BodyState& j, const CylinderCavity& c) {
+CylinderCavityContacts contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, const BodyState& j,
+                                                  const CylinderCavity& c) {
   const Eigen::Vector3d centre = world_point(i.pose, s.centre);
   const Eigen::Vector3d base = world_point(j.pose, c.base), axis = j.pose.A * c.axis;
   const Eigen::Vector3d rel = centre - base;
   const double z = rel.dot(axis);
   const Eigen::Vector3d radial = rel - z * axis;
-  ContactList list;
-  const auto add = [&](const ContactResult& r) {
-    if (r.in_contact()) list.items[list.count++] = r;
-  };
-  if (radial.norm() > 0) {  // on the axis no wall point is nearer than another: none is touched
-    const Eigen::Vector3d out = radial.normalized();
+  CylinderCavityContacts out;
+  if (radial.norm() > 0) {
+    const Eigen::Vector3d n = radial.normalized();
     // A cylinder's mean curvature is half its circle's, concave seen from inside.
-    add(finish(i, j, centre + s.radius * out, base + z * axis + c.radius * out, -out, 1 / s.radius,
-               -1 / (2 * c.radius)));
+    out[kWall] = finish(i, j, centre + s.radius * n, base + z * axis + c.radius * n, -n, 1 / s.radius,
+                        -1 / (2 * c.radius));
+  } else {  // on the axis no wall point is nearer than another: none is touched
+    out[kWall].gap = std::max(c.radius - s.radius, 0.0);
+    out[kWall].normal = -axis.unitOrthogonal();
   }
-  add(finish(i, j, centre - s.radius * axis, centre - z * axis, axis, 1 / s.radius, 0));
-  add(finish(i, j, centre + s.radius * axis, centre + (c.height - z) * axis, -axis, 1 / s.radius, 0));
-  return list;
+  out[kBottom] = finish(i, j, centre - s.radius * axis, centre - z * axis, axis, 1 / s.radius, 0);
+  out[kTop] = finish(i, j, centre + s.radius * axis, centre + (c.height - z) * axis, -axis, 1 / s.radius, 0);
+  return out;
+}
+
+ContactResult contact_sphere_cylinder(const BodyState& i, const Sphere& s, const BodyState& j, const Cylinder& c) {
+  const Eigen::Vector3d centre = world_point(i.pose, s.centre);
+  const Eigen::Vector3d middle = world_point(j.pose, c.centre), axis = j.pose.A * c.axis;
+  const double half = 0.5 * c.length;
+  const double z = (centre - middle).dot(axis);
+  const Eigen::Vector3d radial = centre - middle - z * axis;
+  const double rho = radial.norm();
+  const Eigen::Vector3d out = rho > 0 ? Eigen::Vector3d(radial / rho) : axis.unitOrthogonal();
+  const double z_on = std::clamp(z, -half, half), rho_on = std::min(rho, c.radius);
+  if (z_on != z || rho_on != rho) {  // outside: the nearest point of the lateral surface, a base or a rim
+    const Eigen::Vector3d nearest = middle + z_on * axis + rho_on * out;
+    const Eigen::Vector3d n = (centre - nearest).normalized();
+    const bool on_wall = z_on == z;  // else on a base or a rim, taken as flat
+    return finish(i, j, centre - s.radius * n, nearest, n, 1 / s.radius, on_wall ? 1 / (2 * c.radius) : 0);
+  }
+  // Inside: out through the nearer of the lateral surface and the bases.
+  if (c.radius - rho < half - std::abs(z)) {
+    if (!(rho > 0)) return singular();
+    return finish(i, j, centre - s.radius * out, middle + z * axis + c.radius * out, out, 1 / s.radius, 1 / (2 * c.radius));
+  }
+  const Eigen::Vector3d n = z < 0 ? Eigen::Vector3d(-axis) : axis;
+  return finish(i, j, centre - s.radius * n, centre + (half - std::abs(z)) * n, n, 1 / s.radius, 0);
 }
 
 ContactResult contact_sphere_box(const BodyState& i, const Sphere& s, const BodyState& j, const Box& b) {

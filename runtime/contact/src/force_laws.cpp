@@ -64,12 +64,21 @@ NormalLaw with_stiffness(NormalLaw law, double stiffness) {
 }
 
 Eigen::Vector3d friction_force(const FrictionLaw& law, double normal_force, const Eigen::Vector3d& tangential_velocity) {
-  const auto* coulomb = std::get_if<CoulombRegularised>(&law);
   const double speed = tangential_velocity.norm();
-  if (!coulomb || !(speed > 0) || !(normal_force > 0)) return Eigen::Vector3d::Zero();
-  const double ratio = speed / coulomb->velocity_threshold;
-  const double factor = ratio >= 1 ? 1.0 : ratio * (2 - ratio);
-  return -(coulomb->friction_coefficient * normal_force * factor / speed) * tangential_velocity;
+  if (!(speed > 0) || !(normal_force > 0)) return Eigen::Vector3d::Zero();
+  struct Factor {  // mu times the law's factor of its full Coulomb force at this speed
+    double speed;
+    double operator()(const NoFriction&) const { return 0; }
+    double operator()(const CoulombRegularised& l) const {
+      const double ratio = speed / l.velocity_threshold;
+      return l.friction_coefficient * (ratio >= 1 ? 1.0 : ratio * (2 - ratio));
+    }
+    double operator()(const CoulombAmbrosio& l) const {
+      const double ramp = (speed - l.velocity_0) / (l.velocity_1 - l.velocity_0);
+      return l.friction_coefficient * std::clamp(ramp, 0.0, 1.0);
+    }
+  };
+  return -(std::visit(Factor{speed}, law) * normal_force / speed) * tangential_velocity;
 }
 
 void update_impact(ImpactMemory& memory, const ContactResult& contact) {

@@ -9,6 +9,43 @@ namespace surfdb {
 namespace {
 // Accepted steps a pair of a group stays made while the broad phase finds its surfaces apart.
 constexpr std::uint64_t kIdleRounds = 100;
+
+// Sphere i against the primitive j, both in their bodies' axes.
+AnalyticContact analytic_contact(const ContactSurface& i, const ContactSurface& j) {
+  using Kind = ContactSurface::Kind;
+  using Shape = AnalyticContact::Shape;
+  const Eigen::Vector3d& centre = j.mount.offset;
+  const Eigen::Vector3d axis = j.mount.rotation.col(2);
+  AnalyticContact a;
+  a.sphere = {i.mount.offset, i.radius};
+  switch (j.kind) {
+    case Kind::plane:
+      a.shape = Shape::plane;
+      a.plane = {centre, j.mount.rotation * j.normal};
+      break;
+    case Kind::sphere:
+    case Kind::cavity:
+      a.shape = j.kind == Kind::sphere ? Shape::sphere : Shape::cavity;
+      a.other = {centre, j.radius};
+      a.cap = {axis, j.cap_height};
+      break;
+    case Kind::box:
+      a.shape = Shape::box;
+      a.box = {centre, j.mount.rotation, j.half_extents};
+      break;
+    case Kind::cylinder:
+      a.shape = Shape::cylinder;
+      a.cylinder = {centre, axis, j.radius, j.length};
+      break;
+    case Kind::cylinder_cavity:
+      a.shape = Shape::cylinder_cavity;
+      a.cylinder_cavity = {centre - 0.5 * j.length * axis, axis, j.radius, j.length};
+      break;
+    case Kind::table: throw std::logic_error("analytic_contact: a table is not a primitive");
+  }
+  return a;
+}
+
 }  // namespace
 
 ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces, int a, int b) {
@@ -20,6 +57,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
   ContactSpec c{.name = group.name, .surface_i = si.name, .surface_j = sj.name, .body_i = si.body, .body_j = sj.body};
   c.law = group.law;
   c.initial_penetration_tolerance = group.initial_penetration_tolerance;
+  c.impact_velocity_floor = group.impact_velocity_floor;
   c.friction = group.friction;
   if (group.stiffness_from_curvature) {
     if (!si.material || !sj.material)
@@ -38,7 +76,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
   }
   if (si.kind != Kind::sphere)
     throw std::invalid_argument("'" + si.name + "' with '" + sj.name +
-                                "': a table pairs with a table, a sphere (surface_i) with a table, sphere, cavity or plane");
+                                "': a table pairs with a table, a sphere (surface_i) with any surface");
   if (sj.kind == Kind::table) {
     SphereOnTables s{{si.mount.offset, si.radius}, sj.tables, sj.mount, {}};
     s.options.window_j = sj.window;
@@ -46,15 +84,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
     c.geometry = s;
     return c;
   }
-  AnalyticContact shape;
-  shape.sphere = {si.mount.offset, si.radius};
-  shape.other = {sj.mount.offset, sj.radius};
-  shape.cap = {sj.mount.rotation * Eigen::Vector3d::UnitZ(), sj.cap_height};
-  shape.plane = {sj.mount.offset, sj.mount.rotation * sj.normal};
-  shape.shape = sj.kind == Kind::plane    ? AnalyticContact::Shape::plane
-                : sj.kind == Kind::cavity ? AnalyticContact::Shape::cavity
-                                          : AnalyticContact::Shape::sphere;
-  c.geometry = shape;
+  c.geometry = analytic_contact(si, sj);
   return c;
 }
 

@@ -1,5 +1,6 @@
 #include "surfdb/multibody/contact_pair.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace surfdb {
@@ -9,7 +10,7 @@ ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
     state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
   if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry))
     state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, s->options);
-  state_.memory.resize(state_.freeform ? state_.freeform->size() : 1);
+  state_.memory.resize(state_.freeform ? state_.freeform->size() : std::get<AnalyticContact>(spec_.geometry).slots());
   state_.episodes.resize(state_.memory.size());
 }
 
@@ -19,20 +20,25 @@ std::span<const ContactResult> ContactPair::detect(const BodyState& i, const Bod
     return state_.freeform->results();
   }
   const AnalyticContact& a = std::get<AnalyticContact>(spec_.geometry);
+  using Shape = AnalyticContact::Shape;
   switch (a.shape) {
-    case AnalyticContact::Shape::plane: analytic_ = contact_sphere_plane(i, a.sphere, j, a.plane); break;
-    case AnalyticContact::Shape::sphere: analytic_ = contact_sphere_sphere(i, a.sphere, j, a.other); break;
-    case AnalyticContact::Shape::cavity: analytic_ = contact_sphere_in_sphere(i, a.sphere, j, a.other, a.cap); break;
+    case Shape::plane: analytic_[0] = contact_sphere_plane(i, a.sphere, j, a.plane); break;
+    case Shape::sphere: analytic_[0] = contact_sphere_sphere(i, a.sphere, j, a.other); break;
+    case Shape::cavity: analytic_[0] = contact_sphere_in_sphere(i, a.sphere, j, a.other, a.cap); break;
+    case Shape::box: analytic_[0] = contact_sphere_box(i, a.sphere, j, a.box); break;
+    case Shape::cylinder: analytic_[0] = contact_sphere_cylinder(i, a.sphere, j, a.cylinder); break;
+    case Shape::cylinder_cavity: analytic_ = contact_sphere_in_cylinder(i, a.sphere, j, a.cylinder_cavity); break;
   }
-  return {&analytic_, 1};
+  return results();
 }
 
 std::span<const ContactResult> ContactPair::results() const {
-  return state_.freeform ? state_.freeform->results() : std::span<const ContactResult>(&analytic_, 1);
+  if (state_.freeform) return state_.freeform->results();
+  return {analytic_.data(), state_.memory.size()};
 }
 
 bool ContactPair::active(std::size_t k) const {
-  return state_.freeform ? state_.freeform->active(k) : analytic_.in_contact();
+  return state_.freeform ? state_.freeform->active(k) : analytic_[k].in_contact();
 }
 
 // A point that has just walked onto slot k from a neighbour slot (across an edge the faces share)
@@ -61,7 +67,8 @@ ContactForces ContactPair::forces(std::size_t k) const {
   const NormalLaw law = law_at(contact);
   const double n = std::visit([](const auto& l) { return l.exponent; }, law);
   const double K = std::visit([](const auto& l) { return l.stiffness; }, law);
-  f.normal = normal_force(law, contact.indentation, contact.indentation_rate, impact_velocity(memory_of(k), contact));
+  const double v_impact = std::max(impact_velocity(memory_of(k), contact), spec_.impact_velocity_floor);
+  f.normal = normal_force(law, contact.indentation, contact.indentation_rate, v_impact);
   f.elastic = K * std::pow(contact.indentation, n);
   f.elastic_energy = K * std::pow(contact.indentation, n + 1) / (n + 1);
   f.tangential = friction_force(spec_.friction, f.normal, contact.tangential_velocity);

@@ -36,6 +36,13 @@ struct CylinderCavity {
   double radius = 0, height = 0;
 };
 
+/// A solid cylinder: its lateral surface, two flat bases and the two rim edges between them.
+struct Cylinder {
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();  // of the axis segment
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();   // unit
+  double radius = 0, length = 0;                     // m; length along the axis, base to base
+};
+
 /// A solid box with its centre and axes in the body.
 struct Box {
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
@@ -43,11 +50,10 @@ struct Box {
   Eigen::Vector3d half_extents = Eigen::Vector3d::Zero();
 };
 
-/// Up to three simultaneous contacts (a ball in the corner of a cylinder touches wall and base).
-struct ContactList {
-  int count = 0;
-  std::array<ContactResult, 3> items;
-};
+/// A ball in a closed cylinder, one result per part of the container, each touching or not (a
+/// ball in a corner touches the wall and a base at once): indices kWall, kBottom, kTop.
+using CylinderCavityContacts = std::array<ContactResult, 3>;
+inline constexpr std::size_t kWall = 0, kBottom = 1, kTop = 2;
 
 ContactResult contact_sphere_plane(const BodyState& i, const Sphere& s, const BodyState& j, const Plane& p);
 /// Two convex spheres.
@@ -57,8 +63,14 @@ ContactResult contact_sphere_sphere(const BodyState& i, const Sphere& s, const B
 /// the gap measured to the rim circle).
 ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& cavity,
                                        const CavityCap& cap = {});
-/// A ball inside a closed cylinder: wall, bottom and top, each a contact when it is touched.
-ContactList contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, const BodyState& j, const CylinderCavity& c);
+/// A ball inside a closed cylinder: wall, bottom and top. On the axis the wall has no nearest
+/// point; its result is then separated by the radial clearance.
+CylinderCavityContacts contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, const BodyState& j,
+                                                  const CylinderCavity& c);
+/// A ball against a solid cylinder: the nearest point of its lateral surface, a base or a rim edge;
+/// from inside, out through the nearest of lateral surface and bases (singular on the axis when the
+/// lateral surface is nearer: no direction is preferred).
+ContactResult contact_sphere_cylinder(const BodyState& i, const Sphere& s, const BodyState& j, const Cylinder& c);
 /// A ball against a solid box: the nearest face, edge or corner; from inside, the nearest face.
 ContactResult contact_sphere_box(const BodyState& i, const Sphere& s, const BodyState& j, const Box& b);
 

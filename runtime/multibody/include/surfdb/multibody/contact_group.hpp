@@ -25,11 +25,12 @@ struct ContactGroupSpec {
   FrictionLaw friction = NoFriction{};
   bool stiffness_from_curvature = false;  // Hertz K from the tables' curvatures and materials
   std::optional<double> initial_penetration_tolerance{};  // m; unset: initial_penetration.hpp's default
+  double impact_velocity_floor = kDefaultImpactVelocityFloor;  // m/s (force_laws.hpp)
 };
 
 /// The pair specification of surfaces a (as i) and b (as j) under a group's laws. Throws
 /// std::invalid_argument when the two cannot make a pair (same body, or kinds no detector takes:
-/// tables pair with tables, a sphere (i) with a sphere, cavity or plane).
+/// tables pair with tables, a sphere (i) with anything).
 ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces, int a, int b);
 
 struct GroupStatistics {

@@ -5,6 +5,7 @@
 // V-groove); each point is a slot of the pair, with its own impact memory.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -23,13 +24,20 @@
 
 namespace surfdb {
 
-/// A sphere on body i against a shape on body j, detected in closed form.
+/// A sphere on body i against a shape on body j, detected in closed form. A closed cylindrical
+/// cavity is three contact slots (wall, bottom, top); every other shape one.
 struct AnalyticContact {
-  enum class Shape { plane, sphere, cavity } shape = Shape::cavity;
+  enum class Shape { plane, sphere, cavity, box, cylinder, cylinder_cavity } shape = Shape::cavity;
   Sphere sphere;  // on body i
-  Sphere other;   // on body j: a convex sphere or a spherical cavity
-  CavityCap cap;  // a cavity's rim, on body j
-  Plane plane;    // on body j
+  // On body j, the one `shape` names:
+  Sphere other;   // a convex sphere or a spherical cavity
+  CavityCap cap;  // a spherical cavity's rim
+  Plane plane;
+  Box box;
+  Cylinder cylinder;
+  CylinderCavity cylinder_cavity;
+
+  std::size_t slots() const { return shape == Shape::cylinder_cavity ? 3 : 1; }
 };
 
 /// Two table surfaces (a table or faces of a surface set each), each placed in its body, detected
@@ -60,6 +68,8 @@ struct ContactSpec {
   std::optional<std::pair<Material, Material>> curvature_stiffness{};
   /// How deep the surfaces may start inside each other, m; unset: initial_penetration.hpp's default.
   std::optional<double> initial_penetration_tolerance{};
+  /// The least impact velocity the dissipative laws divide by, m/s (force_laws.hpp).
+  double impact_velocity_floor = kDefaultImpactVelocityFloor;
 };
 
 struct ContactStatistics {
@@ -137,7 +147,7 @@ class ContactPair {
 
   ContactSpec spec_;
   ContactState state_;
-  ContactResult analytic_;  // an analytic pair's result from the last detect()
+  std::array<ContactResult, 3> analytic_;  // an analytic pair's results from the last detect(), per slot
 };
 
 }  // namespace surfdb

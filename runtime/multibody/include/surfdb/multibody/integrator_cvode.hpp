@@ -12,6 +12,8 @@ namespace surfdb {
 
 enum class CvodeMethod { adams, bdf };
 
+/// The variable-step integrators' options: ArkodeIntegrator (Dormand-Prince) takes the tolerances
+/// and the largest step from here too, and ignores the method.
 struct CvodeOptions {
   CvodeMethod method = CvodeMethod::adams;
   double relative_tolerance = 1e-9;

@@ -1,7 +1,7 @@
 // The fixed-step integrators against a closed form: a harmonic oscillator x'' = -w^2 x, whose
 // exact solution is x = cos(w t). Both are fourth order: halving the step divides the error by 16.
 // Dormand-Prince (ARKODE) on the same oscillator against its tolerances and its order; the
-// variable-step integrators' error paths.
+// variable-step integrators' failure counts and error paths.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -107,6 +107,22 @@ TEST_CASE("Dormand-Prince meets its tolerance on an oscillator and takes steps o
   const double step_ratio = static_cast<double>(tight.steps) / static_cast<double>(loose.steps);
   CHECK(step_ratio > 2.3);
   CHECK(step_ratio < 2.9);
+}
+
+TEST_CASE_TEMPLATE("a variable-step integrator counts the steps a jump in the right-hand side fails", Integrator,
+                   CvodeIntegrator, ArkodeIntegrator) {
+  // x' = 0, then 1 from t = 1 s on: the step across the jump cannot pass the error test. Exact: x = t - 1.
+  struct Jump : OdeSystem {
+    int size() const override { return 1; }
+    void derivative(double t, const double*, double* ydot) override { ydot[0] = t < 1 ? 0 : 1; }
+  } system;
+  Integrator integrator(system, CvodeOptions{.max_step = 1.0});
+  const double y0[1] = {0};
+  integrator.reset(0, y0);
+  double t = 0;
+  while (t < 2) t = integrator.step(2);
+  CHECK(integrator.failures() > 0);
+  CHECK(integrator.state()[0] == doctest::Approx(1).epsilon(1e-6));
 }
 
 TEST_CASE_TEMPLATE("an exception in a right-hand side reaches the caller of CVODE or ARKODE, not through their C frames",

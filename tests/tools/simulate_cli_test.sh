@@ -73,6 +73,7 @@ def check_impact(i, h, K):
 if run -o "$dir/rk4" --set simulation.integrator=rk4 2>"$dir/err"; then ok; else bad "rk4 run: $(cat "$dir/err")"; fi
 summary "$dir/rk4" "$closed_forms"'
 assert s["steps"] == 70000 and s["rhs_evaluations"] == 4 * 70000, (s["steps"], s["rhs_evaluations"])
+assert s["integrator_failures"] == 0, s["integrator_failures"]
 assert c["impacts"] == 1 and len(c["impacts_detail"]) == 1, c
 i = c["impacts_detail"][0]
 assert list(i) == ["start", "end", "approach_velocity", "max_indentation", "max_force"], list(i)

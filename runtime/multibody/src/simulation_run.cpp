@@ -100,6 +100,7 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
     }
     std::copy(cvode.state(), cvode.state() + size(), y.begin());
     stats.rhs_evaluations = cvode.rhs_evaluations();
+    stats.failures = cvode.failures();
   }
   stats.end_time = t;
   stats.cpu_seconds = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;

@@ -38,8 +38,11 @@ class CvodeIntegrator {
   double step(double t_stop);
   const double* state() const;
 
+  /// Since the last reset(): accepted steps, derivative() calls, and failures (steps rejected by
+  /// the error test plus nonlinear-solver convergence failures).
   long steps() const;
   long rhs_evaluations() const;
+  long failures() const;
 
  private:
   struct Impl;

@@ -43,6 +43,8 @@ struct RunStatistics {
   double end_time = 0;           // s, reached
   long steps = 0;                // accepted steps
   long rhs_evaluations = 0;
+  long failures = 0;             // integrator: error-test and (CVODE) nonlinear-solver convergence
+                                 // failures, each a retried step; 0 for the fixed steps
   double cpu_seconds = 0;        // process CPU time spent in run()
   double initial_energy = 0;     // J, mechanical, at t = 0
   double constraint_drift = 0;   // largest position-level violation at the output instants

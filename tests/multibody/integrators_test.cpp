@@ -1,12 +1,14 @@
 // The fixed-step integrators against a closed form: a harmonic oscillator x'' = -w^2 x, whose
 // exact solution is x = cos(w t). Both are fourth order: halving the step divides the error by 16.
-// Also CVODE's error path.
+// Dormand-Prince (ARKODE) on the same oscillator against its tolerances and its order; the
+// variable-step integrators' failure counts and error paths.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <stdexcept>
 
 #include "surfdb/multibody/integrator_ab4.hpp"
+#include "surfdb/multibody/integrator_arkode.hpp"
 #include "surfdb/multibody/integrator_cvode.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
 
@@ -68,21 +70,77 @@ TEST_CASE("Adams-Bashforth starts again after restart()") {
   CHECK(std::abs(y[0] - 0.5 * std::cos(s.w * 500 * h)) < 1e-9);
 }
 
-TEST_CASE("an exception in a right-hand side reaches CVODE's caller, not through CVODE's C frames") {
-  // Catches an exception let loose inside CVODE's callback (undefined behaviour through C frames;
-  // typically std::terminate or a skipped cleanup) and a failure code that loses the message.
+namespace {
+
+struct DormandPrinceRun {
+  double error;  // |x(T) - cos(w T)|
+  long steps, evaluations, failures;
+};
+
+// Dormand-Prince on the oscillator to T = 10 s (almost five periods) with relative tolerance rtol
+// and no step limit that would make the tolerance moot.
+DormandPrinceRun dormand_prince(double rtol) {
+  Oscillator s;
+  ArkodeIntegrator dp(s, {.relative_tolerance = rtol, .absolute_tolerance = rtol * 1e-3, .max_step = 1.0});
+  const double y0[2] = {1, 0}, T = 10;
+  dp.reset(0, y0);
+  double t = 0;
+  while (t < T) t = dp.step(T);
+  CHECK(t == T);
+  CHECK(dp.rhs_evaluations() == s.evaluations);
+  return {std::abs(dp.state()[0] - std::cos(s.w * T)), dp.steps(), dp.rhs_evaluations(), dp.failures()};
+}
+
+}  // namespace
+
+TEST_CASE("Dormand-Prince meets its tolerance on an oscillator and takes steps of a fifth-order method") {
+  // The error controller keeps the global error near the tolerance; a pair with a 4th-order error
+  // estimate takes steps h ~ tol^(1/5), so 100x tighter needs 100^(1/5) = 2.5x the steps (a 4(3)
+  // pair 3.2x, a 6(5) pair 2.2x, a first-order pair 10x); a wrong table misses the error bounds.
+  const DormandPrinceRun loose = dormand_prince(1e-6), tight = dormand_prince(1e-8);
+  MESSAGE("rtol 1e-6: error " << loose.error << ", " << loose.steps << " steps, " << loose.evaluations
+                              << " evaluations, " << loose.failures << " failures; rtol 1e-8: error " << tight.error
+                              << ", " << tight.steps << " steps, " << tight.evaluations << " evaluations");
+  CHECK(loose.error < 1e-6);
+  CHECK(tight.error < 1e-8);
+  CHECK(tight.error < loose.error / 20);
+  const double step_ratio = static_cast<double>(tight.steps) / static_cast<double>(loose.steps);
+  CHECK(step_ratio > 2.3);
+  CHECK(step_ratio < 2.9);
+}
+
+TEST_CASE_TEMPLATE("a variable-step integrator counts the steps a jump in the right-hand side fails", Integrator,
+                   CvodeIntegrator, ArkodeIntegrator) {
+  // x' = 0, then 1 from t = 1 s on: the step across the jump cannot pass the error test. Exact: x = t - 1.
+  struct Jump : OdeSystem {
+    int size() const override { return 1; }
+    void derivative(double t, const double*, double* ydot) override { ydot[0] = t < 1 ? 0 : 1; }
+  } system;
+  Integrator integrator(system, CvodeOptions{.max_step = 1.0});
+  const double y0[1] = {0};
+  integrator.reset(0, y0);
+  double t = 0;
+  while (t < 2) t = integrator.step(2);
+  CHECK(integrator.failures() > 0);
+  CHECK(integrator.state()[0] == doctest::Approx(1).epsilon(1e-6));
+}
+
+TEST_CASE_TEMPLATE("an exception in a right-hand side reaches the caller of CVODE or ARKODE, not through their C frames",
+                   Integrator, CvodeIntegrator, ArkodeIntegrator) {
+  // Catches an exception let loose inside the library's callback (undefined behaviour through C
+  // frames; typically std::terminate or a skipped cleanup) and a failure code that loses the message.
   struct Failing : Oscillator {
     void derivative(double t, const double* y, double* ydot) override {
       if (t > 0.5) throw std::runtime_error("surface table damaged at t > 0.5");
       Oscillator::derivative(t, y, ydot);
     }
   } system;
-  CvodeIntegrator cvode(system, CvodeOptions{});
+  Integrator integrator(system, CvodeOptions{});
   const double y0[2] = {1, 0};
-  cvode.reset(0, y0);
+  integrator.reset(0, y0);
   double t = 0;
   const auto run = [&] {
-    while (t < 2) t = cvode.step(2);
+    while (t < 2) t = integrator.step(2);
   };
   CHECK_THROWS_WITH_AS(run(), "surface table damaged at t > 0.5", std::runtime_error);
   CHECK(t <= 0.5 + CvodeOptions{}.max_step);

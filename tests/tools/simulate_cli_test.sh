@@ -73,6 +73,7 @@ def check_impact(i, h, K):
 if run -o "$dir/rk4" --set simulation.integrator=rk4 2>"$dir/err"; then ok; else bad "rk4 run: $(cat "$dir/err")"; fi
 summary "$dir/rk4" "$closed_forms"'
 assert s["steps"] == 70000 and s["rhs_evaluations"] == 4 * 70000, (s["steps"], s["rhs_evaluations"])
+assert s["integrator_failures"] == 0, s["integrator_failures"]
 assert c["impacts"] == 1 and len(c["impacts_detail"]) == 1, c
 i = c["impacts_detail"][0]
 assert list(i) == ["start", "end", "approach_velocity", "max_indentation", "max_force"], list(i)
@@ -86,6 +87,15 @@ then ok; else bad "a quoted string and a bare word differ"; fi
 # The default integrator (CVODE's variable steps) is not what ran above.
 run -o "$dir/adams" 2>/dev/null
 summary "$dir/adams" 'assert s["steps"] != 70000 and s["rhs_evaluations"] != 4 * s["steps"], s' && ok || bad "default integrator"
+# Dormand-Prince (ARKODE) by --set: the impact on the closed forms too; steps across the contact's
+# onset and release (where the Hertz force K delta^1.5 is not smooth) fail the error test and are
+# counted.
+run -o "$dir/dp" --set simulation.integrator=dormand_prince 2>/dev/null
+summary "$dir/dp" "$closed_forms"'
+assert c["impacts"] == 1, c
+check_impact(c["impacts_detail"][0], 0.02, 1e8)
+assert s["integrator_failures"] > 0, s
+' && ok || bad "dormand_prince against the closed forms"
 
 # simulation.step and simulation.end_time: the step count follows; repeated --set apply in order.
 run -o "$dir/step" --set simulation.integrator=rk4 --set simulation.end_time=0.002 --set simulation.step=5e-7 \

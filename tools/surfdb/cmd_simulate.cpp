@@ -134,6 +134,7 @@ void write_summary(const std::filesystem::path& file, const Simulation& sim, con
   j["end_time"] = run.end_time;
   j["steps"] = run.steps;
   j["rhs_evaluations"] = run.rhs_evaluations;
+  j["integrator_failures"] = run.failures;
   j["cpu_seconds"] = run.cpu_seconds;
   j["contacts"] = nlohmann::json::array();
   for (const ContactGroup& g : sim.contacts()) j["contacts"].push_back(contact_summary(g));

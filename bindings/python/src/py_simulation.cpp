@@ -61,6 +61,7 @@ py::dict simulate(const std::string& path, std::optional<double> end_time, const
   summary["end_time"] = run.end_time;
   summary["steps"] = run.steps;
   summary["rhs_evaluations"] = run.rhs_evaluations;
+  summary["integrator_failures"] = run.failures;
   summary["energy"] = py::dict(py::arg("initial") = run.initial_energy,
                                py::arg("final") = sim.mechanical_energy(y.data()),
                                py::arg("dissipated") = sim.dissipated_energy(y.data()));
@@ -78,7 +79,8 @@ void bind_simulation(py::module_& m) {
         "Runs a scenario file (docs/scenario.md) with surfdb's multibody loop. output(t, bodies) is\n"
         "called at t = 0 and each output instant, bodies a (body count, 13) array: position (m),\n"
         "Euler parameters, velocity (m/s), angular velocity (body axes, rad/s). Returns the\n"
-        "summary: end_time, steps, rhs_evaluations, energy, constraint_drift, contacts.");
+        "summary: end_time, steps, rhs_evaluations, integrator_failures, energy, constraint_drift,\n"
+        "contacts.");
 }
 
 }  // namespace surfdb::python

@@ -122,4 +122,11 @@ long CvodeIntegrator::rhs_evaluations() const {
   return n;
 }
 
+long CvodeIntegrator::failures() const {
+  long error_test = 0, convergence = 0;
+  CVodeGetNumErrTestFails(impl_->cvode, &error_test);
+  CVodeGetNumNonlinSolvConvFails(impl_->cvode, &convergence);
+  return error_test + convergence;
+}
+
 }  // namespace surfdb

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "surfdb/multibody/integrator_ab4.hpp"
+#include "surfdb/multibody/integrator_arkode.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
@@ -82,6 +83,16 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
     }
     return count;
   };
+  const auto variable_steps = [&](auto& integrator) {
+    integrator.reset(0, y.data());
+    while (t < settings.end_time) {
+      t = integrator.step(settings.end_time);
+      after_step(t, integrator.state());
+    }
+    std::copy(integrator.state(), integrator.state() + size(), y.begin());
+    stats.rhs_evaluations = integrator.rhs_evaluations();
+    stats.failures = integrator.failures();
+  };
   if (settings.integrator == IntegratorKind::ab4) {
     AdamsBashforth4 ab4(size());
     const long count = fixed_steps(ab4);
@@ -89,17 +100,14 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
   } else if (settings.integrator == IntegratorKind::rk4) {
     Rk4 rk4(size());
     stats.rhs_evaluations = 4 * fixed_steps(rk4);
+  } else if (settings.integrator == IntegratorKind::dormand_prince) {
+    ArkodeIntegrator dormand_prince(*this, settings.cvode);
+    variable_steps(dormand_prince);
   } else {
     CvodeOptions options = settings.cvode;
     options.method = settings.integrator == IntegratorKind::bdf ? CvodeMethod::bdf : CvodeMethod::adams;
     CvodeIntegrator cvode(*this, options);
-    cvode.reset(0, y.data());
-    while (t < settings.end_time) {
-      t = cvode.step(settings.end_time);
-      after_step(t, cvode.state());
-    }
-    std::copy(cvode.state(), cvode.state() + size(), y.begin());
-    stats.rhs_evaluations = cvode.rhs_evaluations();
+    variable_steps(cvode);
   }
   stats.end_time = t;
   stats.cpu_seconds = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;

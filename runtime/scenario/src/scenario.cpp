@@ -104,8 +104,10 @@ class ScenarioReader {
     run.end_time = r_.positive(*sim, "end_time", "simulation");
     const std::string integrator = r_.text(*sim, "integrator", "simulation", std::string("adams"));
     const std::map<std::string, IntegratorKind> kinds{{"ab4", IntegratorKind::ab4}, {"rk4", IntegratorKind::rk4},
-                                                      {"adams", IntegratorKind::adams}, {"bdf", IntegratorKind::bdf}};
-    if (!kinds.count(integrator)) r_.fail(*sim->get("integrator"), "simulation.integrator", "must be ab4, rk4, adams or bdf");
+                                                      {"adams", IntegratorKind::adams}, {"bdf", IntegratorKind::bdf},
+                                                      {"dormand_prince", IntegratorKind::dormand_prince}};
+    if (!kinds.count(integrator))
+      r_.fail(*sim->get("integrator"), "simulation.integrator", "must be ab4, rk4, adams, bdf or dormand_prince");
     run.integrator = kinds.at(integrator);
     run.step = r_.positive(*sim, "step", "simulation", RunSettings{}.step);
     const CvodeOptions defaults;

@@ -12,6 +12,8 @@ namespace surfdb {
 
 enum class CvodeMethod { adams, bdf };
 
+/// The variable-step integrators' options: ArkodeIntegrator (Dormand-Prince) takes the tolerances
+/// and the largest step from here too, and ignores the method.
 struct CvodeOptions {
   CvodeMethod method = CvodeMethod::adams;
   double relative_tolerance = 1e-9;
@@ -36,8 +38,11 @@ class CvodeIntegrator {
   double step(double t_stop);
   const double* state() const;
 
+  /// Since the last reset(): accepted steps, derivative() calls, and failures (steps rejected by
+  /// the error test plus nonlinear-solver convergence failures).
   long steps() const;
   long rhs_evaluations() const;
+  long failures() const;
 
  private:
   struct Impl;

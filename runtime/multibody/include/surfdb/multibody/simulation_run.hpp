@@ -8,8 +8,9 @@ namespace surfdb {
 
 class Simulation;
 
-/// Fixed step: ab4 (Adams-Bashforth 4, RK4 start) and rk4; variable step (CVODE): adams and bdf.
-enum class IntegratorKind { ab4, rk4, adams, bdf };
+/// Fixed step: ab4 (Adams-Bashforth 4, RK4 start) and rk4; variable step: adams and bdf (CVODE),
+/// dormand_prince (explicit Runge-Kutta 5(4), ARKODE).
+enum class IntegratorKind { ab4, rk4, adams, bdf, dormand_prince };
 
 struct OutputSchedule {
   double interval = 1e-4;  // s, between regular output instants
@@ -22,7 +23,7 @@ struct RunSettings {
   double end_time = 0.1;  // s
   IntegratorKind integrator = IntegratorKind::adams;
   double step = 1e-6;  // s, for ab4 and rk4
-  CvodeOptions cvode{};  // for adams and bdf (the method is set from `integrator`)
+  CvodeOptions cvode{};  // for adams, bdf and dormand_prince (the CVODE method is set from `integrator`)
   OutputSchedule output{};
 };
 
@@ -43,6 +44,8 @@ struct RunStatistics {
   double end_time = 0;           // s, reached
   long steps = 0;                // accepted steps
   long rhs_evaluations = 0;
+  long failures = 0;             // integrator: error-test and (CVODE) nonlinear-solver convergence
+                                 // failures, each a retried step; 0 for the fixed steps
   double cpu_seconds = 0;        // process CPU time spent in run()
   double initial_energy = 0;     // J, mechanical, at t = 0
   double constraint_drift = 0;   // largest position-level violation at the output instants

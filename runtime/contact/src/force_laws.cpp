@@ -14,6 +14,15 @@ double stiffness_for(double effective_radius, Material i, Material j) {
   return 4.0 / 3.0 / (compliance(i) + compliance(j)) * std::sqrt(effective_radius);
 }
 
+// The damping factor d = chi v_impact / K of each law (0 for Hertz).
+struct DampingFactor {
+  double operator()(const Hertz&) const { return 0; }
+  double operator()(const HuntCrossley& l) const { return 1.5 * (1 - l.restitution); }
+  double operator()(const LankaraniNikravesh& l) const { return 0.75 * (1 - l.restitution * l.restitution); }
+  double operator()(const FloresEtAl& l) const { return 1.6 * (1 - l.restitution) / l.restitution; }
+  double operator()(const Gonthier& l) const { return (1 - l.restitution * l.restitution) / l.restitution; }
+};
+
 // K delta^n (1 + damping * rate), with damping = chi / K for the dissipative laws.
 double dissipative(double K, double n, double delta, double rate, double damping) {
   return std::max(0.0, K * std::pow(delta, n) * (1 + damping * rate));
@@ -38,24 +47,19 @@ double hertz_stiffness_from_curvatures(double curvature_i, double curvature_j, M
 double normal_force(const NormalLaw& law, double delta, double rate, double impact_velocity) {
   if (!(delta > 0)) return 0;
   const double v = std::max(impact_velocity, kMinImpactVelocity);
-  struct Visitor {
-    double delta, rate, v;
-    double operator()(const Hertz& l) const { return l.stiffness * std::pow(delta, l.exponent); }
-    double operator()(const HuntCrossley& l) const {
-      return dissipative(l.stiffness, l.exponent, delta, rate, 1.5 * (1 - l.restitution) / v);
-    }
-    double operator()(const LankaraniNikravesh& l) const {
-      return dissipative(l.stiffness, l.exponent, delta, rate, 0.75 * (1 - l.restitution * l.restitution) / v);
-    }
-    double operator()(const FloresEtAl& l) const {
-      return dissipative(l.stiffness, l.exponent, delta, rate, 1.6 * (1 - l.restitution) / (l.restitution * v));
-    }
-    double operator()(const Gonthier& l) const {
-      return dissipative(l.stiffness, l.exponent, delta, rate,
-                         (1 - l.restitution * l.restitution) / (l.restitution * v));
-    }
-  };
-  return std::visit(Visitor{delta, rate, v}, law);
+  return std::visit(
+      [&](const auto& l) { return dissipative(l.stiffness, l.exponent, delta, rate, DampingFactor{}(l) / v); }, law);
+}
+
+double critical_impact_velocity(const NormalLaw& law, double delta, double effective_mass, double damping_ratio) {
+  if (!(delta > 0) || !std::isfinite(effective_mass)) return 0;
+  return std::visit(
+      [&](const auto& l) {
+        const double d = DampingFactor{}(l);
+        return d * std::sqrt(l.stiffness * std::pow(delta, l.exponent + 1) / (l.exponent * effective_mass)) /
+               (2 * damping_ratio);
+      },
+      law);
 }
 
 NormalLaw with_stiffness(NormalLaw law, double stiffness) {

@@ -1,6 +1,7 @@
 #include "surfdb/multibody/contact_group.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "surfdb/contact/contact_wrench.hpp"
@@ -48,7 +49,8 @@ AnalyticContact analytic_contact(const ContactSurface& i, const ContactSurface& 
 
 }  // namespace
 
-ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces, int a, int b) {
+ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces,
+                      const MultibodyModel& model, int a, int b) {
   using Kind = ContactSurface::Kind;
   const ContactSurface& si = surfaces[static_cast<std::size_t>(a)];
   const ContactSurface& sj = surfaces[static_cast<std::size_t>(b)];
@@ -57,7 +59,11 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
   ContactSpec c{.name = group.name, .surface_i = si.name, .surface_j = sj.name, .body_i = si.body, .body_j = sj.body};
   c.law = group.law;
   c.initial_penetration_tolerance = group.initial_penetration_tolerance;
-  c.impact_velocity_floor = group.impact_velocity_floor;
+  c.max_damping_ratio = group.max_damping_ratio;
+  const auto mass = [&](int body) {
+    return body == kGround ? INFINITY : model.bodies[static_cast<std::size_t>(body)].mass;
+  };
+  c.effective_mass = 1 / (1 / mass(si.body) + 1 / mass(sj.body));
   c.friction = group.friction;
   if (group.stiffness_from_curvature) {
     if (!si.material || !sj.material)
@@ -90,8 +96,9 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
 
 ContactGroup::ContactGroup(ContactPair pair) : name_(pair.name()), fixed_(std::move(pair)) {}
 
-ContactGroup::ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces)
-    : name_(spec.name), spec_(std::move(spec)), surfaces_(&surfaces), in_i_(surfaces.size()), in_j_(surfaces.size()) {
+ContactGroup::ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces, const MultibodyModel& model)
+    : name_(spec.name), spec_(std::move(spec)), surfaces_(&surfaces), model_(&model), in_i_(surfaces.size()),
+      in_j_(surfaces.size()) {
   for (int s : spec_.surfaces_i) in_i_[static_cast<std::size_t>(s)] = 1;
   for (int s : spec_.surfaces_j) in_j_[static_cast<std::size_t>(s)] = 1;
   for (std::size_t s = 0; s < surfaces.size(); ++s)
@@ -99,7 +106,7 @@ ContactGroup::ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurfa
   // A group of exactly one candidate pair is that pair, fixed: always evaluated, like a pair
   // given directly, so its outputs (the gap, the windows) run on while the surfaces are apart.
   if (spec_.surfaces_i.size() == 1 && spec_.surfaces_j.size() == 1 && spec_.surfaces_i[0] != spec_.surfaces_j[0])
-    fixed_.emplace(pair_spec(spec_, surfaces, spec_.surfaces_i[0], spec_.surfaces_j[0]));
+    fixed_.emplace(pair_spec(spec_, surfaces, model, spec_.surfaces_i[0], spec_.surfaces_j[0]));
 }
 
 int ContactGroup::orientation(int a, int b) const {
@@ -132,7 +139,7 @@ ContactPair& ContactGroup::pair(int i, int j) {
     e = free_.back();
     free_.pop_back();
   }
-  entries_[e].pair.emplace(pair_spec(spec_, *surfaces_, i, j));
+  entries_[e].pair.emplace(pair_spec(spec_, *surfaces_, *model_, i, j));
   entries_[e].key = k;
   entries_[e].round = round_;
   ++live_;

@@ -20,7 +20,7 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
       states_(model_.bodies.size()) {
   contacts_.reserve(contacts.size());
   for (ContactGroupSpec& c : contacts) {
-    contacts_.emplace_back(std::move(c), surfaces_);
+    contacts_.emplace_back(std::move(c), surfaces_, model_);
     grouped_ |= contacts_.back().single() == nullptr;
   }
   for (std::size_t s = 0; s < surfaces_.size(); ++s)

@@ -93,12 +93,16 @@ Eigen::Vector3d friction_force(const FrictionLaw& law, double normal_force,
                                const Eigen::Vector3d& tangential_velocity);
 
 /// The dissipative laws divide by the impact velocity: a contact that begins at rest (a ball placed
-/// on a table, a settling pile, a wall reached by sliding) would get unbounded damping and a stiff
-/// system. They use at least this impact velocity, m/s, by default. For a ball resting under
-/// gravity at the static indentation delta_s the damping ratio is then about
-/// 0.75 (1 - c_r) sqrt(g delta_s / 1.5) / floor (Hunt-Crossley): ~1 for a 1 um indentation at
-/// c_r = 0.5; the damping's rate is 1.5 (1 - c_r) g / floor (7,400 /s): a step of 1e-4 s is stable.
-inline constexpr double kDefaultImpactVelocityFloor = 1e-3;
+/// on a table, a preloaded bearing ball, a settling pile, a wall reached by sliding) would get
+/// unbounded damping and a stiff system. This is the least impact velocity at which the law's
+/// damping chi delta^n at indentation delta stays within `damping_ratio` times the critical
+/// damping 2 sqrt(k m) of the contact linearised there (k = n K delta^(n-1), m the pair's
+/// effective mass, kg): v = d sqrt(K delta^(n+1) / (n m)) / (2 damping_ratio), with d = chi v / K
+/// the law's factor (Hunt-Crossley 1.5 (1 - c_r), Lankarani-Nikravesh 0.75 (1 - c_r^2), Flores
+/// 1.6 (1 - c_r) / c_r, Gonthier (1 - c_r^2) / c_r). An impact at speed v_0 reaches it only near
+/// its deepest point and only where d > 2.2 damping_ratio (at ratio 1: Flores below c_r 0.42,
+/// Gonthier below 0.39); 0 for the Hertz law, at no indentation, or for an infinite mass.
+double critical_impact_velocity(const NormalLaw& law, double delta, double effective_mass, double damping_ratio);
 
 /// Per-pair memory of the current impact ("data"): the approach rate at its start.
 struct ImpactMemory {

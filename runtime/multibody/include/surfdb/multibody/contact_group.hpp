@@ -25,13 +25,15 @@ struct ContactGroupSpec {
   FrictionLaw friction = NoFriction{};
   bool stiffness_from_curvature = false;  // Hertz K from the tables' curvatures and materials
   std::optional<double> initial_penetration_tolerance{};  // m; unset: initial_penetration.hpp's default
-  double impact_velocity_floor = kDefaultImpactVelocityFloor;  // m/s (force_laws.hpp)
+  double max_damping_ratio = 1;  // of the dissipative laws' damping to critical (ContactSpec)
 };
 
-/// The pair specification of surfaces a (as i) and b (as j) under a group's laws. Throws
+/// The pair specification of surfaces a (as i) and b (as j) under a group's laws, the effective
+/// mass m_i m_j / (m_i + m_j) from the model's bodies (the ground's infinite). Throws
 /// std::invalid_argument when the two cannot make a pair (same body, or kinds no detector takes:
 /// tables pair with tables, a sphere (i) with anything).
-ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces, int a, int b);
+ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces,
+                      const MultibodyModel& model, int a, int b);
 
 struct GroupStatistics {
   double first_contact_time = NAN;    // s
@@ -57,8 +59,9 @@ class ContactGroup {
  public:
   /// One fixed pair, always evaluated (the embedding API's and a [[contact]] naming two surfaces).
   explicit ContactGroup(ContactPair pair);
-  /// Candidate pairs of a scene's surfaces (kept by reference: the scene outlives the group).
-  ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces);
+  /// Candidate pairs of a scene's surfaces on the model's bodies (both kept by reference: the
+  /// scene outlives the group).
+  ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces, const MultibodyModel& model);
 
   const std::string& name() const { return name_; }
   /// The fixed pair, or null for a group whose pairs come from the broad phase.
@@ -115,6 +118,7 @@ class ContactGroup {
   std::string name_;
   ContactGroupSpec spec_;
   const std::vector<ContactSurface>* surfaces_ = nullptr;
+  const MultibodyModel* model_ = nullptr;
   std::optional<ContactPair> fixed_;
   std::vector<std::uint8_t> in_i_, in_j_;  // per scene surface
   std::vector<std::pair<int, bool>> unbounded_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,8 +69,10 @@ struct ContactSpec {
   std::optional<std::pair<Material, Material>> curvature_stiffness{};
   /// How deep the surfaces may start inside each other, m; unset: initial_penetration.hpp's default.
   std::optional<double> initial_penetration_tolerance{};
-  /// The least impact velocity the dissipative laws divide by, m/s (force_laws.hpp).
-  double impact_velocity_floor = kDefaultImpactVelocityFloor;
+  /// The dissipative laws' damping stays within this multiple of critical for effective_mass, kg
+  /// (force_laws.hpp, critical_impact_velocity; no bound for an infinite mass).
+  double max_damping_ratio = 1;
+  double effective_mass = std::numeric_limits<double>::infinity();
 };
 
 struct ContactStatistics {

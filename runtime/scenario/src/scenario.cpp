@@ -2,7 +2,6 @@
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <limits>
@@ -14,7 +13,7 @@
 #include "surfdb/multibody/multibody_state.hpp"
 #include "scenario_keys.hpp"
 #include "scenario_overrides.hpp"
-#include "toml_reader.hpp"
+#include "scenario_reader.hpp"
 
 namespace surfdb {
 
@@ -48,367 +47,185 @@ constexpr double kParallelTolerance = 1e-9;
 // A driver's motion must vanish at t = 0 to this (rad or m): the joint is assembled at its zero.
 constexpr double kDriverStartTolerance = 1e-12;
 
+}  // namespace
 
-NormalLaw law_from(const Reader& r, const toml::table& t, const std::string& where, double stiffness) {
-  const std::string name = r.text(t, "law", where, std::string("hertz"));
-  const double n = r.positive(t, "exponent", where, 1.5);
-  if (name == "hertz") return Hertz{stiffness, n};
-  const double cr = r.number(t, "restitution", where);
-  if (!(cr > 0 && cr <= 1)) r.fail(*t.get("restitution"), where + ".restitution", "must be in (0, 1]");
-  if (name == "hunt_crossley") return HuntCrossley{stiffness, n, cr};
-  if (name == "lankarani_nikravesh") return LankaraniNikravesh{stiffness, n, cr};
-  if (name == "flores") return FloresEtAl{stiffness, n, cr};
-  if (name == "gonthier") return Gonthier{stiffness, n, cr};
-  r.fail(*t.get("law"), where + ".law", "unknown law '" + name + "' (hertz, hunt_crossley, lankarani_nikravesh, flores, gonthier)");
+Scenario ScenarioReader::read() {
+  if (!std::filesystem::is_regular_file(path_)) throw ScenarioError(path_.string() + ": no such scenario file");
+  toml::table root;
+  try {
+    root = toml::parse_file(path_.string());
+  } catch (const toml::parse_error& e) {
+    throw ScenarioError(path_.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  apply_overrides(root, overrides_);
+  r_.only(root, scenario_keys::kTables, "scenario");
+  check_finite(root, "");
+  read_simulation(root);
+  const toml::array* body_list = r_.tables(root, "body");
+  if (!body_list) throw ScenarioError(path_.string() + ": no [[body]]");
+  for (const toml::node& node : *body_list) read_body(*node.as_table());
+  if (const toml::array* list = r_.tables(root, "joint"))
+    for (const toml::node& node : *list) read_joint(*node.as_table());
+  if (const toml::array* list = r_.tables(root, "driver"))
+    for (const toml::node& node : *list) read_driver(*node.as_table());
+  check_joints_independent();
+  if (const toml::array* list = r_.tables(root, "surface"))
+    for (const toml::node& node : *list) read_surface(*node.as_table());
+  if (const toml::array* list = r_.tables(root, "contact"))
+    for (const toml::node& node : *list) read_contact(*node.as_table());
+  return std::move(s_);
 }
 
-// One reader per TOML table, in the order a later table may refer to an earlier one.
-class ScenarioReader {
- public:
-  ScenarioReader(const std::filesystem::path& path, std::span<const std::string> overrides)
-      : path_(path), overrides_(overrides), r_(path.string()) {}
+void ScenarioReader::read_simulation(const toml::table& root) {
+  const toml::table* sim = root["simulation"].as_table();
+  if (!sim) throw ScenarioError(path_.string() + ": [simulation] is missing");
+  r_.only(*sim, scenario_keys::kSimulation, "simulation");
+  RunSettings& run = s_.run;
+  run.end_time = r_.positive(*sim, "end_time", "simulation");
+  const std::string integrator = r_.text(*sim, "integrator", "simulation", std::string("adams"));
+  const std::map<std::string, IntegratorKind> kinds{{"ab4", IntegratorKind::ab4}, {"rk4", IntegratorKind::rk4},
+                                                    {"adams", IntegratorKind::adams}, {"bdf", IntegratorKind::bdf},
+                                                    {"dormand_prince", IntegratorKind::dormand_prince}};
+  if (!kinds.count(integrator))
+    r_.fail(*sim->get("integrator"), "simulation.integrator", "must be ab4, rk4, adams, bdf or dormand_prince");
+  run.integrator = kinds.at(integrator);
+  run.step = r_.positive(*sim, "step", "simulation", RunSettings{}.step);
+  const CvodeOptions defaults;
+  run.cvode.relative_tolerance = r_.positive(*sim, "relative_tolerance", "simulation", defaults.relative_tolerance);
+  run.cvode.absolute_tolerance = r_.positive(*sim, "absolute_tolerance", "simulation", defaults.absolute_tolerance);
+  run.cvode.max_step = r_.positive(*sim, "max_step", "simulation", defaults.max_step);
+  run.output.interval = r_.positive(*sim, "output_interval", "simulation", OutputSchedule{}.interval);
+  s_.model.gravity = r_.vec3(*sim, "gravity", "simulation", Vector3d(0, 0, -9.81));
+}
 
-  Scenario read() {
-    if (!std::filesystem::is_regular_file(path_)) throw ScenarioError(path_.string() + ": no such scenario file");
-    toml::table root;
-    try {
-      root = toml::parse_file(path_.string());
-    } catch (const toml::parse_error& e) {
-      throw ScenarioError(path_.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
-    }
-    apply_overrides(root, overrides_);
-    r_.only(root, scenario_keys::kTables, "scenario");
-    check_finite(root, "");
-    read_simulation(root);
-    const toml::array* body_list = r_.tables(root, "body");
-    if (!body_list) throw ScenarioError(path_.string() + ": no [[body]]");
-    for (const toml::node& node : *body_list) read_body(*node.as_table());
-    if (const toml::array* list = r_.tables(root, "joint"))
-      for (const toml::node& node : *list) read_joint(*node.as_table());
-    if (const toml::array* list = r_.tables(root, "driver"))
-      for (const toml::node& node : *list) read_driver(*node.as_table());
-    check_joints_independent();
-    if (const toml::array* list = r_.tables(root, "surface"))
-      for (const toml::node& node : *list) read_surface(*node.as_table());
-    if (const toml::array* list = r_.tables(root, "contact"))
-      for (const toml::node& node : *list) read_contact(*node.as_table());
-    return std::move(s_);
+void ScenarioReader::read_body(const toml::table& b) {
+  const std::string name = r_.text(b, "name", "body");
+  const std::string where = "body '" + name + "'";
+  r_.only(b, scenario_keys::kBody, where);
+  if (bodies_.count(name)) r_.fail(b, where, "the name is used twice (or is 'ground')");
+  RigidBody body{name, r_.positive(b, "mass", where), Matrix3d::Identity()};
+  const Vector3d inertia = r_.vec3(b, "inertia", where);
+  if (!(inertia.minCoeff() > 0))
+    r_.fail(*b.get("inertia"), where + ".inertia", "principal moments must be positive (a singular inertia)");
+  if (inertia[0] > inertia[1] + inertia[2] || inertia[1] > inertia[0] + inertia[2] || inertia[2] > inertia[0] + inertia[1])
+    r_.fail(*b.get("inertia"), where + ".inertia", "violates the triangle inequality of principal moments");
+  body.inertia = inertia.asDiagonal();
+  Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
+  if (b.get("orientation")) {
+    const auto e = r_.numbers(b, "orientation", where, 4);
+    q = Eigen::Quaterniond(e[0], e[1], e[2], e[3]);
+    if (std::abs(q.norm() - 1) > kUnitQuaternionTolerance) r_.fail(*b.get("orientation"), where + ".orientation", "Euler parameters must have unit length");
   }
+  const int index = static_cast<int>(s_.model.bodies.size());
+  bodies_[name] = index;
+  s_.model.bodies.push_back(body);
+  s_.initial_state.resize(kBodyStateSize * (index + 1));
+  const Vector3d r0 = r_.vec3(b, "position", where), v0 = r_.vec3(b, "velocity", where, Vector3d::Zero());
+  const Vector3d w0 = r_.vec3(b, "angular_velocity", where, Vector3d::Zero());
+  set_body_state(s_.initial_state.data(), index, r0, q, v0, q.normalized().toRotationMatrix().transpose() * w0);
+  poses_.push_back({r0, q.normalized().toRotationMatrix()});
+}
 
- private:
-  void read_simulation(const toml::table& root) {
-    const toml::table* sim = root["simulation"].as_table();
-    if (!sim) throw ScenarioError(path_.string() + ": [simulation] is missing");
-    r_.only(*sim, scenario_keys::kSimulation, "simulation");
-    RunSettings& run = s_.run;
-    run.end_time = r_.positive(*sim, "end_time", "simulation");
-    const std::string integrator = r_.text(*sim, "integrator", "simulation", std::string("adams"));
-    const std::map<std::string, IntegratorKind> kinds{{"ab4", IntegratorKind::ab4}, {"rk4", IntegratorKind::rk4},
-                                                      {"adams", IntegratorKind::adams}, {"bdf", IntegratorKind::bdf},
-                                                      {"dormand_prince", IntegratorKind::dormand_prince}};
-    if (!kinds.count(integrator))
-      r_.fail(*sim->get("integrator"), "simulation.integrator", "must be ab4, rk4, adams, bdf or dormand_prince");
-    run.integrator = kinds.at(integrator);
-    run.step = r_.positive(*sim, "step", "simulation", RunSettings{}.step);
-    const CvodeOptions defaults;
-    run.cvode.relative_tolerance = r_.positive(*sim, "relative_tolerance", "simulation", defaults.relative_tolerance);
-    run.cvode.absolute_tolerance = r_.positive(*sim, "absolute_tolerance", "simulation", defaults.absolute_tolerance);
-    run.cvode.max_step = r_.positive(*sim, "max_step", "simulation", defaults.max_step);
-    run.output.interval = r_.positive(*sim, "output_interval", "simulation", OutputSchedule{}.interval);
-    s_.model.gravity = r_.vec3(*sim, "gravity", "simulation", Vector3d(0, 0, -9.81));
+void ScenarioReader::read_joint(const toml::table& j) {
+  const std::string name = r_.text(j, "name", "joint");
+  const std::string where = "joint '" + name + "'";
+  r_.only(j, scenario_keys::kJoint, where);
+  Joint joint;
+  joint.name = name;
+  const std::string type = r_.text(j, "type", where);
+  const std::map<std::string, JointType> types{{"spherical", JointType::spherical}, {"revolute", JointType::revolute},
+                                               {"universal", JointType::universal}, {"cylindrical", JointType::cylindrical},
+                                               {"translational", JointType::translational}, {"fixed", JointType::fixed}};
+  if (!types.count(type)) r_.fail(*j.get("type"), where + ".type", "unknown joint type '" + type + "'");
+  joint.type = types.at(type);
+  joint.body_i = body_of(j, "body_i", where);
+  joint.body_j = body_of(j, "body_j", where);
+  if (joint.body_i == joint.body_j) r_.fail(j, where, "joins a body to itself");
+  const Vector3d point = r_.vec3(j, "point", where);
+  // A universal joint is given by its two cross axes; its frames' z axes play no part.
+  const bool universal = joint.type == JointType::universal;
+  const Vector3d z = universal && !j.get("axis") ? r_.direction(j, "reference", where).unitOrthogonal()
+                                                 : r_.direction(j, "axis", where, Vector3d::UnitZ());
+  Vector3d x = r_.direction(j, "reference", where, z.unitOrthogonal());
+  x = (x - x.dot(z) * z);
+  if (!(x.norm() > kParallelTolerance)) r_.fail(*j.get("reference"), where + ".reference", "must not be parallel to the axis");
+  x.normalize();
+  Matrix3d world_i;
+  world_i << x, z.cross(x), z;
+  Matrix3d world_j = world_i;
+  if (universal) {
+    const Vector3d xj = r_.direction(j, "reference_j", where);
+    if (std::abs(xj.dot(x)) > kParallelTolerance) r_.fail(*j.get("reference_j"), where + ".reference_j", "must be perpendicular to reference");
+    const Vector3d zj = x.cross(xj);
+    world_j << xj, zj.cross(xj), zj;
   }
+  const Pose pi = pose_of(joint.body_i), pj = pose_of(joint.body_j);
+  joint.frame_i = {pi.A.transpose() * (point - pi.r), pi.A.transpose() * world_i};
+  joint.frame_j = {pj.A.transpose() * (point - pj.r), pj.A.transpose() * world_j};
+  s_.model.joints.push_back(joint);
+}
 
-  void read_body(const toml::table& b) {
-    const std::string name = r_.text(b, "name", "body");
-    const std::string where = "body '" + name + "'";
-    r_.only(b, scenario_keys::kBody, where);
-    if (bodies_.count(name)) r_.fail(b, where, "the name is used twice (or is 'ground')");
-    RigidBody body{name, r_.positive(b, "mass", where), Matrix3d::Identity()};
-    const Vector3d inertia = r_.vec3(b, "inertia", where);
-    if (!(inertia.minCoeff() > 0))
-      r_.fail(*b.get("inertia"), where + ".inertia", "principal moments must be positive (a singular inertia)");
-    if (inertia[0] > inertia[1] + inertia[2] || inertia[1] > inertia[0] + inertia[2] || inertia[2] > inertia[0] + inertia[1])
-      r_.fail(*b.get("inertia"), where + ".inertia", "violates the triangle inequality of principal moments");
-    body.inertia = inertia.asDiagonal();
-    Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
-    if (b.get("orientation")) {
-      const auto e = r_.numbers(b, "orientation", where, 4);
-      q = Eigen::Quaterniond(e[0], e[1], e[2], e[3]);
-      if (std::abs(q.norm() - 1) > kUnitQuaternionTolerance) r_.fail(*b.get("orientation"), where + ".orientation", "Euler parameters must have unit length");
-    }
-    const int index = static_cast<int>(s_.model.bodies.size());
-    bodies_[name] = index;
-    s_.model.bodies.push_back(body);
-    s_.initial_state.resize(kBodyStateSize * (index + 1));
-    const Vector3d r0 = r_.vec3(b, "position", where), v0 = r_.vec3(b, "velocity", where, Vector3d::Zero());
-    const Vector3d w0 = r_.vec3(b, "angular_velocity", where, Vector3d::Zero());
-    set_body_state(s_.initial_state.data(), index, r0, q, v0, q.normalized().toRotationMatrix().transpose() * w0);
-    poses_.push_back({r0, q.normalized().toRotationMatrix()});
+void ScenarioReader::read_driver(const toml::table& d) {
+  const std::string name = r_.text(d, "name", "driver");
+  const std::string where = "driver '" + name + "'";
+  r_.only(d, scenario_keys::kDriver, where);
+  const std::string joint = r_.text(d, "joint", where);
+  int index = -1;
+  for (std::size_t k = 0; k < s_.model.joints.size(); ++k)
+    if (s_.model.joints[k].name == joint) index = static_cast<int>(k);
+  if (index < 0) r_.fail(*d.get("joint"), where + ".joint", "no joint named '" + joint + "'");
+  const std::string type = r_.text(d, "type", where);
+  const JointType kind = s_.model.joints[static_cast<std::size_t>(index)].type;
+  Driver driver{name, index, DriverType::angle, {}};
+  if (type == "angle" && kind == JointType::revolute) {
+    driver.type = DriverType::angle;
+  } else if (type == "position" && (kind == JointType::translational || kind == JointType::cylindrical)) {
+    driver.type = DriverType::position;
+  } else {
+    r_.fail(*d.get("type"), where + ".type", "'angle' drives a revolute joint, 'position' a translational or cylindrical one");
   }
+  const auto c = d.get("motion") ? r_.numbers(d, "motion", where, 3) : std::vector<double>{0, 0, 0};
+  driver.motion = {c[0], c[1], c[2], r_.number(d, "amplitude", where, 0.0), r_.number(d, "frequency", where, 0.0),
+                   r_.number(d, "phase", where, 0.0)};
+  if (std::abs(driver.motion.value(0)) > kDriverStartTolerance)
+    r_.fail(d, where + ".motion", "must start at 0: the joint is assembled at its zero at t = 0");
+  s_.model.drivers.push_back(driver);
+}
 
-  void read_joint(const toml::table& j) {
-    const std::string name = r_.text(j, "name", "joint");
-    const std::string where = "joint '" + name + "'";
-    r_.only(j, scenario_keys::kJoint, where);
-    Joint joint;
-    joint.name = name;
-    const std::string type = r_.text(j, "type", where);
-    const std::map<std::string, JointType> types{{"spherical", JointType::spherical}, {"revolute", JointType::revolute},
-                                                 {"universal", JointType::universal}, {"cylindrical", JointType::cylindrical},
-                                                 {"translational", JointType::translational}, {"fixed", JointType::fixed}};
-    if (!types.count(type)) r_.fail(*j.get("type"), where + ".type", "unknown joint type '" + type + "'");
-    joint.type = types.at(type);
-    joint.body_i = body_of(j, "body_i", where);
-    joint.body_j = body_of(j, "body_j", where);
-    if (joint.body_i == joint.body_j) r_.fail(j, where, "joins a body to itself");
-    const Vector3d point = r_.vec3(j, "point", where);
-    // A universal joint is given by its two cross axes; its frames' z axes play no part.
-    const bool universal = joint.type == JointType::universal;
-    const Vector3d z = universal && !j.get("axis") ? r_.direction(j, "reference", where).unitOrthogonal()
-                                                   : r_.direction(j, "axis", where, Vector3d::UnitZ());
-    Vector3d x = r_.direction(j, "reference", where, z.unitOrthogonal());
-    x = (x - x.dot(z) * z);
-    if (!(x.norm() > kParallelTolerance)) r_.fail(*j.get("reference"), where + ".reference", "must not be parallel to the axis");
-    x.normalize();
-    Matrix3d world_i;
-    world_i << x, z.cross(x), z;
-    Matrix3d world_j = world_i;
-    if (universal) {
-      const Vector3d xj = r_.direction(j, "reference_j", where);
-      if (std::abs(xj.dot(x)) > kParallelTolerance) r_.fail(*j.get("reference_j"), where + ".reference_j", "must be perpendicular to reference");
-      const Vector3d zj = x.cross(xj);
-      world_j << xj, zj.cross(xj), zj;
-    }
-    const Pose pi = pose_of(joint.body_i), pj = pose_of(joint.body_j);
-    joint.frame_i = {pi.A.transpose() * (point - pi.r), pi.A.transpose() * world_i};
-    joint.frame_j = {pj.A.transpose() * (point - pj.r), pj.A.transpose() * world_j};
-    s_.model.joints.push_back(joint);
+// The joints and drivers must be independent: a full-rank Jacobian at t = 0.
+void ScenarioReader::check_joints_independent() const {
+  if (s_.model.constraint_count() == 0) return;
+  ConstraintSet c(s_.model);
+  evaluate_constraints(s_.model, 0, s_.initial_state.data(), c);
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(c.jacobian);
+  if (lu.rank() < c.jacobian.rows())
+    throw ScenarioError(path_.string() + ": joints: " + std::to_string(c.jacobian.rows()) + " constraint equations but only " +
+                        std::to_string(lu.rank()) + " independent: some joints are redundant or contradictory");
+}
+
+int ScenarioReader::body_of(const toml::table& t, const char* key, const std::string& where) const {
+  const std::string name = r_.text(t, key, where);
+  const auto it = bodies_.find(name);
+  if (it == bodies_.end()) r_.fail(*t.get(key), where + "." + key, "no body named '" + name + "'");
+  return it->second;
+}
+
+// TOML allows nan and inf: every floating-point value in the file, whether a reader above uses
+// it or not (a restitution with the Hertz law, a window on an analytic surface), must be finite.
+// `field` names it as the readers do: "simulation.end_time", "surface 'cup'.rotation".
+void ScenarioReader::check_finite(const toml::node& n, const std::string& field) const {
+  if (const auto* f = n.as_floating_point()) {
+    if (!std::isfinite(f->get()))
+      r_.fail(n, field, std::string("must be a finite number, not ") + (std::isnan(f->get()) ? "nan" : f->get() > 0 ? "inf" : "-inf"));
+  } else if (const auto* t = n.as_table()) {
+    std::string where = field;
+    if (const auto name = (*t)["name"].value<std::string>(); name && !field.empty()) where += " '" + *name + "'";
+    for (const auto& [key, value] : *t)
+      check_finite(value, where.empty() ? std::string(key.str()) : where + "." + std::string(key.str()));
+  } else if (const auto* a = n.as_array()) {
+    for (const toml::node& e : *a) check_finite(e, field);
   }
-
-  void read_driver(const toml::table& d) {
-    const std::string name = r_.text(d, "name", "driver");
-    const std::string where = "driver '" + name + "'";
-    r_.only(d, scenario_keys::kDriver, where);
-    const std::string joint = r_.text(d, "joint", where);
-    int index = -1;
-    for (std::size_t k = 0; k < s_.model.joints.size(); ++k)
-      if (s_.model.joints[k].name == joint) index = static_cast<int>(k);
-    if (index < 0) r_.fail(*d.get("joint"), where + ".joint", "no joint named '" + joint + "'");
-    const std::string type = r_.text(d, "type", where);
-    const JointType kind = s_.model.joints[static_cast<std::size_t>(index)].type;
-    Driver driver{name, index, DriverType::angle, {}};
-    if (type == "angle" && kind == JointType::revolute) {
-      driver.type = DriverType::angle;
-    } else if (type == "position" && (kind == JointType::translational || kind == JointType::cylindrical)) {
-      driver.type = DriverType::position;
-    } else {
-      r_.fail(*d.get("type"), where + ".type", "'angle' drives a revolute joint, 'position' a translational or cylindrical one");
-    }
-    const auto c = d.get("motion") ? r_.numbers(d, "motion", where, 3) : std::vector<double>{0, 0, 0};
-    driver.motion = {c[0], c[1], c[2], r_.number(d, "amplitude", where, 0.0), r_.number(d, "frequency", where, 0.0),
-                     r_.number(d, "phase", where, 0.0)};
-    if (std::abs(driver.motion.value(0)) > kDriverStartTolerance)
-      r_.fail(d, where + ".motion", "must start at 0: the joint is assembled at its zero at t = 0");
-    s_.model.drivers.push_back(driver);
-  }
-
-  // The joints and drivers must be independent: a full-rank Jacobian at t = 0.
-  void check_joints_independent() const {
-    if (s_.model.constraint_count() == 0) return;
-    ConstraintSet c(s_.model);
-    evaluate_constraints(s_.model, 0, s_.initial_state.data(), c);
-    const Eigen::FullPivLU<Eigen::MatrixXd> lu(c.jacobian);
-    if (lu.rank() < c.jacobian.rows())
-      throw ScenarioError(path_.string() + ": joints: " + std::to_string(c.jacobian.rows()) + " constraint equations but only " +
-                          std::to_string(lu.rank()) + " independent: some joints are redundant or contradictory");
-  }
-
-  void read_surface(const toml::table& t) {
-    const std::string name = r_.text(t, "name", "surface");
-    const std::string where = "surface '" + name + "'";
-    r_.only(t, scenario_keys::kSurface, where);
-    if (surfaces_.count(name)) r_.fail(t, where, "the name is used twice");
-    ContactSurface spec;
-    spec.name = name;
-    spec.body = body_of(t, "body", where);
-    spec.mount.offset = r_.vec3(t, "origin", where, Vector3d::Zero());
-    spec.mount.rotation = rotation_from(r_, t, "rotation", where);
-    const int kinds = (t.get("table") != nullptr) + (t.get("sphere_radius") != nullptr) +
-                      (t.get("cavity_radius") != nullptr) + (t.get("plane_normal") != nullptr);
-    if (kinds != 1) r_.fail(t, where, "give exactly one of table, sphere_radius, cavity_radius, plane_normal");
-    if (t.get("table")) {
-      read_table(t, where, spec);
-    } else if (t.get("sphere_radius")) {
-      spec.kind = ContactSurface::Kind::sphere;
-      spec.radius = r_.positive(t, "sphere_radius", where);
-    } else if (t.get("cavity_radius")) {
-      spec.kind = ContactSurface::Kind::cavity;
-      spec.radius = r_.positive(t, "cavity_radius", where);
-      spec.cap_height = r_.positive(t, "cavity_cap_height", where, spec.cap_height);
-      if (t.get("cavity_cap_height") && spec.cap_height > 2 * spec.radius)
-        r_.fail(*t.get("cavity_cap_height"), where + ".cavity_cap_height", "must not exceed the cavity's diameter");
-    } else {
-      spec.kind = ContactSurface::Kind::plane;
-      spec.normal = r_.direction(t, "plane_normal", where);
-    }
-    if (t.get("cavity_cap_height") && spec.kind != ContactSurface::Kind::cavity)
-      r_.fail(*t.get("cavity_cap_height"), where + ".cavity_cap_height", "applies to a cavity (cavity_radius) only");
-    if (t.get("youngs_modulus") || t.get("poisson_ratio"))
-      spec.material = Material{r_.positive(t, "youngs_modulus", where), r_.number(t, "poisson_ratio", where)};
-    surfaces_[name] = static_cast<int>(s_.surfaces.size());
-    s_.surfaces.push_back(std::move(spec));
-  }
-
-  void read_table(const toml::table& t, const std::string& where, ContactSurface& spec) {
-    spec.kind = ContactSurface::Kind::table;
-    const std::filesystem::path file = path_.parent_path() / r_.text(t, "table", where);
-    std::vector<std::uint32_t> faces;
-    if (t.get("faces")) {
-      const toml::array* list = t.get("faces")->as_array();
-      if (!list || list->empty()) r_.fail(*t.get("faces"), where + ".faces", "must be a list of face numbers");
-      for (const toml::node& e : *list) {
-        const auto face = e.value<std::int64_t>();
-        if (!face || *face < 1 || *face > std::numeric_limits<std::uint32_t>::max())
-          r_.fail(e, where + ".faces", "must hold face numbers (whole numbers from 1)");
-        faces.push_back(static_cast<std::uint32_t>(*face));
-      }
-      if (!is_surface_set_path(file))
-        r_.fail(*t.get("faces"), where + ".faces", "applies to a surface set (.sdbs), not to the single table " + file.string());
-    }
-    // Surfaces naming the same file and faces share one mapping (each contact binds it anew).
-    auto& shared = tables_[{std::filesystem::weakly_canonical(file).string(), faces}];
-    try {
-      if (!shared) shared = TableSet::open(file, faces);
-    } catch (const std::exception& e) {
-      r_.fail(*t.get("table"), where + ".table", e.what());
-    }
-    spec.tables = shared;
-    const auto w = t.get("window") ? r_.numbers(t, "window", where, 2) : std::vector<double>{5, 5};
-    if (w[0] < 1 || w[1] < 1 || w[0] != std::floor(w[0]) || w[1] != std::floor(w[1]) || w[0] > 1e6 || w[1] > 1e6)
-      r_.fail(*t.get("window"), where + ".window", "must be two whole numbers of records, at least 1");
-    spec.window = {static_cast<std::uint32_t>(w[0]), static_cast<std::uint32_t>(w[1])};
-    const std::map<std::string, Residency> residencies{
-        {"direct", Residency::direct_mapping}, {"copy", Residency::window_copy}, {"full", Residency::full_load}};
-    const std::string residency = r_.text(t, "residency", where, std::string("direct"));
-    if (!residencies.count(residency)) r_.fail(*t.get("residency"), where + ".residency", "must be direct, copy or full");
-    spec.residency = residencies.at(residency);
-  }
-
-  void read_contact(const toml::table& t) {
-    const std::string name = r_.text(t, "name", "contact");
-    const std::string where = "contact '" + name + "'";
-    r_.only(t, scenario_keys::kContact, where);
-    ContactGroupSpec c{.name = name, .surfaces_i = matching(t, "surface_i", where), .surfaces_j = matching(t, "surface_j", where)};
-    check_pairs(t, where, c);
-    c.stiffness_from_curvature = t.get("stiffness_from_curvature") && t.get("stiffness_from_curvature")->value_or(false);
-    double stiffness = 0;
-    if (c.stiffness_from_curvature) {
-      for (const auto* side : {&c.surfaces_i, &c.surfaces_j})
-        for (int k : *side)
-          if (!s_.surfaces[static_cast<std::size_t>(k)].material)
-            r_.fail(t, where, "stiffness_from_curvature needs youngs_modulus and poisson_ratio on both surfaces ('" +
-                                  s_.surfaces[static_cast<std::size_t>(k)].name + "' has none)");
-    } else {
-      stiffness = r_.positive(t, "stiffness", where);
-    }
-    c.law = law_from(r_, t, where, stiffness);
-    if (t.get("initial_penetration_tolerance")) {
-      c.initial_penetration_tolerance = r_.number(t, "initial_penetration_tolerance", where);
-      if (*c.initial_penetration_tolerance < 0)
-        r_.fail(*t.get("initial_penetration_tolerance"), where + ".initial_penetration_tolerance", "must not be negative");
-    }
-    if (t.get("friction")) {
-      const double mu = r_.number(t, "friction", where);
-      if (mu < 0) r_.fail(*t.get("friction"), where + ".friction", "must not be negative");
-      c.friction = CoulombRegularised{mu, r_.positive(t, "friction_velocity", where, CoulombRegularised{}.velocity_threshold)};
-    }
-    s_.contacts.push_back(std::move(c));
-  }
-
-  // The surfaces a contact's surface_i or surface_j names: one name, or a glob pattern (fnmatch:
-  // *, ?, [...]) matching several, in the order the file gives them.
-  std::vector<int> matching(const toml::table& t, const char* key, const std::string& where) const {
-    const std::string pattern = r_.text(t, key, where);
-    std::vector<int> found;
-    for (std::size_t k = 0; k < s_.surfaces.size(); ++k)
-      if (fnmatch(pattern.c_str(), s_.surfaces[k].name.c_str(), 0) == 0) found.push_back(static_cast<int>(k));
-    if (found.empty())
-      r_.fail(*t.get(key), where + "." + key,
-              pattern.find_first_of("*?[") == std::string::npos ? "no surface named '" + pattern + "'"
-                                                                 : "the pattern '" + pattern + "' matches no surface");
-    return found;
-  }
-
-  // Every candidate pair must be one a detector takes, in the orientation the group will give it;
-  // a contact naming two surfaces must name surfaces of two bodies.
-  void check_pairs(const toml::table& t, const std::string& where, const ContactGroupSpec& c) const {
-    const auto& all = s_.surfaces;
-    if (c.surfaces_i.size() == 1 && c.surfaces_j.size() == 1 &&
-        all[static_cast<std::size_t>(c.surfaces_i[0])].body == all[static_cast<std::size_t>(c.surfaces_j[0])].body)
-      r_.fail(t, where, "both surfaces are on the same body");
-    // One surface per kind and side is enough: validity depends on the kinds alone. A pair both of
-    // whose surfaces are on both sides may come in either order (the lower index is i).
-    std::map<ContactSurface::Kind, int> kinds_i, kinds_j;
-    for (int k : c.surfaces_i) kinds_i.emplace(all[static_cast<std::size_t>(k)].kind, k);
-    for (int k : c.surfaces_j) kinds_j.emplace(all[static_cast<std::size_t>(k)].kind, k);
-    const auto in = [](const std::vector<int>& side, int k) { return std::find(side.begin(), side.end(), k) != side.end(); };
-    try {
-      for (const auto& [kind_i, a] : kinds_i)
-        for (const auto& [kind_j, b] : kinds_j) {
-          check_kinds(all[static_cast<std::size_t>(a)], all[static_cast<std::size_t>(b)]);
-          if (in(c.surfaces_j, a) && in(c.surfaces_i, b))
-            check_kinds(all[static_cast<std::size_t>(b)], all[static_cast<std::size_t>(a)]);
-        }
-    } catch (const std::invalid_argument& e) {
-      r_.fail(t, where, e.what());
-    }
-  }
-
-  static void check_kinds(const ContactSurface& i, const ContactSurface& j) {
-    using Kind = ContactSurface::Kind;
-    if (i.kind == Kind::table && j.kind == Kind::table) return;
-    if (i.kind == Kind::sphere) return;
-    throw std::invalid_argument("pairs '" + i.name + "' with '" + j.name +
-                                "': a table pairs with a table, a sphere (surface_i) with a table, sphere, cavity or plane");
-  }
-
-  int body_of(const toml::table& t, const char* key, const std::string& where) const {
-    const std::string name = r_.text(t, key, where);
-    const auto it = bodies_.find(name);
-    if (it == bodies_.end()) r_.fail(*t.get(key), where + "." + key, "no body named '" + name + "'");
-    return it->second;
-  }
-
-  Pose pose_of(int body) const { return body == kGround ? Pose{} : poses_[static_cast<std::size_t>(body)]; }
-
-  // TOML allows nan and inf: every floating-point value in the file, whether a reader above uses
-  // it or not (a restitution with the Hertz law, a window on an analytic surface), must be finite.
-  // `field` names it as the readers do: "simulation.end_time", "surface 'cup'.rotation".
-  void check_finite(const toml::node& n, const std::string& field) const {
-    if (const auto* f = n.as_floating_point()) {
-      if (!std::isfinite(f->get()))
-        r_.fail(n, field, std::string("must be a finite number, not ") + (std::isnan(f->get()) ? "nan" : f->get() > 0 ? "inf" : "-inf"));
-    } else if (const auto* t = n.as_table()) {
-      std::string where = field;
-      if (const auto name = (*t)["name"].value<std::string>(); name && !field.empty()) where += " '" + *name + "'";
-      for (const auto& [key, value] : *t)
-        check_finite(value, where.empty() ? std::string(key.str()) : where + "." + std::string(key.str()));
-    } else if (const auto* a = n.as_array()) {
-      for (const toml::node& e : *a) check_finite(e, field);
-    }
-  }
-
-  std::filesystem::path path_;
-  std::span<const std::string> overrides_;
-  Reader r_;
-  Scenario s_;
-  std::map<std::string, int> bodies_{{"ground", kGround}};
-  std::vector<Pose> poses_;  // per body at t = 0
-  std::map<std::string, int> surfaces_;  // index in s_.surfaces
-  std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::shared_ptr<const TableSet>> tables_;
-};
-
-}  // namespace
+}
 
 Scenario load_scenario(const std::filesystem::path& path, std::span<const std::string> overrides) {
   return ScenarioReader(path, overrides).read();

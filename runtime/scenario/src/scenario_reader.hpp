@@ -1,0 +1,57 @@
+// The scenario reader's private interface: one reader per file, one method per TOML table, in the
+// order a later table may refer to an earlier one. Its definitions are split by stage:
+// scenario.cpp (simulation, bodies, joints, drivers), scenario_surfaces.cpp ([[surface]]),
+// scenario_contacts.cpp ([[contact]]).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "surfdb/scenario/scenario.hpp"
+#include "toml_reader.hpp"
+
+namespace surfdb {
+
+class ScenarioReader {
+ public:
+  ScenarioReader(const std::filesystem::path& path, std::span<const std::string> overrides)
+      : path_(path), overrides_(overrides), r_(path.string()) {}
+
+  Scenario read();
+
+ private:
+  void read_simulation(const toml::table& root);
+  void read_body(const toml::table& b);
+  void read_joint(const toml::table& j);
+  void read_driver(const toml::table& d);
+  void check_joints_independent() const;
+
+  void read_surface(const toml::table& t);
+  void read_table(const toml::table& t, const std::string& where, ContactSurface& spec);
+  void read_primitive(const toml::table& t, const std::string& where, ContactSurface& spec) const;
+
+  void read_contact(const toml::table& t);
+  FrictionLaw read_friction(const toml::table& t, const std::string& where) const;
+  std::vector<int> matching(const toml::table& t, const char* key, const std::string& where) const;
+  void check_pairs(const toml::table& t, const std::string& where, const ContactGroupSpec& c) const;
+  void check_cavities(const toml::table& t, const std::string& where, const ContactGroupSpec& c) const;
+
+  int body_of(const toml::table& t, const char* key, const std::string& where) const;
+  Pose pose_of(int body) const { return body == kGround ? Pose{} : poses_[static_cast<std::size_t>(body)]; }
+  void check_finite(const toml::node& n, const std::string& field) const;
+
+  std::filesystem::path path_;
+  std::span<const std::string> overrides_;
+  Reader r_;
+  Scenario s_;
+  std::map<std::string, int> bodies_{{"ground", kGround}};
+  std::vector<Pose> poses_;              // per body at t = 0
+  std::map<std::string, int> surfaces_;  // index in s_.surfaces
+  std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::shared_ptr<const TableSet>> tables_;
+};
+
+}  // namespace surfdb

@@ -173,18 +173,21 @@ void write_summary(const std::filesystem::path& file, const Simulation& sim, con
   summary.commit();
 }
 
-std::filesystem::path plot_script() {
-  if (const char* env = std::getenv("SURFDB_PLOT_SCRIPT")) return env;
-  std::error_code ec;  // installed beside the command: PREFIX/bin/surfdb, PREFIX/share/surfdb/
+// The plotting script `name`: the environment variable `env` when set, else the one installed
+// beside the command (PREFIX/bin/surfdb, PREFIX/share/surfdb/), else the source tree's.
+std::filesystem::path plot_script(const char* env, const char* name) {
+  if (const char* path = std::getenv(env)) return path;
+  std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::filesystem::path installed = exe.parent_path().parent_path() / "share/surfdb/plot_simulation.py";
+  const std::filesystem::path installed = exe.parent_path().parent_path() / "share/surfdb" / name;
   if (!ec && std::filesystem::exists(installed, ec)) return installed;
-  return SURFDB_SOURCE_PLOT_SCRIPT;
+  return std::filesystem::path(SURFDB_SOURCE_PLOTS) / name;
 }
 
-void plot(const std::filesystem::path& dir) {
+// Runs a plotting script on OUTDIR; a warning, not an error, when it fails.
+void plot(const std::filesystem::path& script, const std::filesystem::path& dir) {
   const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const std::string command = python + " '" + plot_script().string() + "' '" + dir.string() + "'";
+  const std::string command = python + " '" + script.string() + "' '" + dir.string() + "'";
   if (std::system(command.c_str()) != 0)
     spdlog::warn("plots not written: '{}' failed (needs python3-matplotlib)", command);
 }
@@ -215,7 +218,8 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
                              (ec ? ec.message() : "a file of that name exists"));
 
   // No output may be the scenario or one of its tables.
-  for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
+  for (const char* name : {"time_series.csv", "summary.json", "final_frame.png"})
+    refuse_input_as_output(dir / name, inputs);
 
   TimeSeries series(dir / "time_series.csv", sim, s.run.end_time, !a.quiet);
   Observers observers;
@@ -234,7 +238,9 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   if (animation)
     spdlog::info("animation: {} in {} (ParaView: File > Open)", count_of(animation->frames(), "frame"),
                  animation->collection().string());
-  if (!a.no_plots) plot(dir);
+  if (a.no_plots) return;
+  plot(plot_script("SURFDB_PLOT_SCRIPT", "plot_simulation.py"), dir);
+  if (animation) plot(plot_script("SURFDB_FRAME_PLOT_SCRIPT", "plot_frame.py"), dir);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # simulate --animation: the collection and every frame read back (check_animation.py, standard
 # library only) against the run's time_series.csv, for a ball dropped on a floor beside a spinning
-# bob and for the sample cup on its slider-crank with the ball landing in it; byte-identical output
+# bob and for the sample cup on its slider-crank with the ball landing in it, analytic and as
+# lookup tables (converted here at 199 x 199, drawn at 100 x 100 nodes); byte-identical output
 # from identical runs; a shorter run replacing the frames of a longer one; the final frame's PNG;
 # outputs that would destroy an input or a user's files refused before anything is written.
 # Usage: animation_cli_test.sh PATH/TO/surfdb PATH/TO/samples
@@ -68,6 +69,15 @@ if "$surfdb" simulate "$samples/slider_crank_cup_ball/hertz_analytic.toml" -o "$
   --output-interval 1e-4 --no-plots --animation -q && $check "$dir/cup" cup >"$dir/check.txt"; then ok
 else bad "cup: $(cat "$dir/check.txt")"; fi
 grep -q " [1-9][0-9]* with contact points" "$dir/check.txt" && ok || bad "the ball never landed in the cup"
+for part in "cup.step --face 4" "ball.igs --face 1"; do
+  # shellcheck disable=SC2086  # the part and its face are two words
+  "$surfdb" convert "$samples/slider_crank_cup_ball/"$part --grid 199x199 --record 9x9 -o "$dir/${part%%.*}.sdb" 2>/dev/null
+done
+if "$surfdb" simulate "$samples/slider_crank_cup_ball/hertz.toml" -o "$dir/tables" --end-time 0.01812 \
+  --output-interval 1e-3 --no-plots --animation -q --set "surface.ball.table=\"$dir/ball.sdb\"" \
+  --set "surface.cup.table=\"$dir/cup.sdb\"" && $check "$dir/tables" cup_tables >"$dir/check.txt"; then ok
+else bad "cup of tables: $(cat "$dir/check.txt")"; fi
+grep -q " [1-9][0-9]* with contact points" "$dir/check.txt" && ok || bad "the ball's table never met the cup's"
 
 # Determinism: a second run writes the same bytes.
 run -o "$dir/b" -q

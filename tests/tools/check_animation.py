@@ -7,7 +7,8 @@ force.
 
 Usage: check_animation.py OUTDIR SCENE
 SCENE names what the test knows of the scenario: `drop` (animation_cli_test.sh's ball dropped on
-a floor beside a spinning bob) or `cup` (samples/slider_crank_cup_ball/hertz_analytic.toml).
+a floor beside a spinning bob), `cup` (samples/slider_crank_cup_ball/hertz_analytic.toml) or
+`cup_tables` (its hertz.toml: the same ball and cup as lookup tables).
 Exits 1 naming the first failed check.
 """
 import base64
@@ -61,7 +62,7 @@ def read_vtp(path):
         code = FORMATS[a.get("type")]
         values = struct.unpack(f"<{size // struct.calcsize(code)}{code}", raw[8:])
         width = int(a.get("NumberOfComponents", "1"))
-        arrays[a.get("Name")] = [values[k : k + width] for k in range(0, len(values), width)]
+        arrays[a.get("Name")] = list(zip(*[iter(values)] * width))  # tuples of `width`
     check(len(arrays["Points"]) == counts["NumberOfPoints"], f"{path}: point count")
     return counts, arrays
 
@@ -84,23 +85,29 @@ def distance(a, b):
 
 def surface_vertices(arrays, surface):
     """The vertices (world, m) of the triangles of one surface, each once."""
-    cells = [c[0] for c in arrays["surface"]]
-    used = set()
-    for k, s in enumerate(cells):
-        if s == surface:
-            used.update(arrays["connectivity"][3 * k + i][0] for i in range(3))
-    return [arrays["Points"][v] for v in sorted(used)]
+    if "owner" not in arrays:  # the surface of each vertex, from the triangles that use it
+        owner = [None] * len(arrays["Points"])
+        connectivity = arrays["connectivity"]
+        for k, (s,) in enumerate(arrays["surface"]):
+            owner[connectivity[3 * k][0]] = owner[connectivity[3 * k + 1][0]] = owner[connectivity[3 * k + 2][0]] = s
+        arrays["owner"] = owner
+    return [p for p, s in zip(arrays["Points"], arrays["owner"]) if s == surface]
 
 
 def centroid(points):
     return tuple(sum(p[i] for p in points) / len(points) for i in range(3))
 
 
+def check_on_sphere(points, centre, radius, what):
+    """Every point at `radius` from `centre`, to 1e-12 m."""
+    worst = max(points, key=lambda p: abs(distance(p, centre) - radius))
+    check(abs(distance(worst, centre) - radius) < 1e-12, f"{what}: vertex {worst} not at {radius} m from {centre}")
+
+
 def check_sphere(points, centre, radius, what):
     c = centroid(points)
     check(distance(c, centre) <= 1e-9 * math.hypot(*centre), f"{what}: centroid {c}, body at {centre}")
-    for p in points:
-        check(abs(distance(p, centre) - radius) < 1e-12, f"{what}: vertex {p} not at {radius} m from {centre}")
+    check_on_sphere(points, centre, radius, what)
 
 
 def check_contacts(header, row, arrays, what):
@@ -144,9 +151,14 @@ def check_cup(row, arrays, t, what):
     check_sphere(surface_vertices(arrays, 0), vector(row, "ball_"), 0.01, f"{what}: ball")
     cup = vector(row, "cup_")
     wall = surface_vertices(arrays, 1)
-    for p in wall:
-        check(abs(distance(p, cup) - 0.05) < 1e-12 and p[2] <= cup[2] + 1e-9, f"{what}: cup vertex {p}, cup at {cup}")
-    check(abs(max(p[2] for p in wall) - cup[2]) < 1e-9, f"{what}: the cup's rim")
+    check_on_sphere(wall, cup, 0.05, f"{what}: cup")
+    check(abs(max(p[2] for p in wall) - cup[2]) < 1e-9, f"{what}: the cup's rim not at its centre's height")
+
+
+def check_cup_tables(row, arrays, t, what):
+    """The ball's table (surface 0) and the cup's (1): grid nodes on spheres round their bodies."""
+    for surface, body, radius in ((0, "ball_", 0.01), (1, "cup_", 0.05)):
+        check_on_sphere(surface_vertices(arrays, surface), vector(row, body), radius, f"{what}: {body[:-1]}")
 
 
 def main(outdir, scene):
@@ -161,7 +173,7 @@ def main(outdir, scene):
         check(len(arrays["surface"]) == len(arrays["body"]) == counts["NumberOfPolys"], f"{what}: cell data")
         check([o[0] for o in arrays["offsets"]] == list(range(3, 3 * counts["NumberOfPolys"] + 1, 3)), f"{what}: offsets")
         check(len(arrays["Normals"]) == counts["NumberOfPoints"], f"{what}: normals")
-        {"drop": check_drop, "cup": check_cup}[scene](row, arrays, float(timestep), what)
+        {"drop": check_drop, "cup": check_cup, "cup_tables": check_cup_tables}[scene](row, arrays, float(timestep), what)
         counts, arrays = read_vtp(contacts)
         check(counts["NumberOfVerts"] == counts["NumberOfPoints"], f"{what}: a vertex cell per contact point")
         check_contacts(header, row, arrays, what)

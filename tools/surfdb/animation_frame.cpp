@@ -3,6 +3,7 @@
 #include <numeric>
 #include <optional>
 
+#include "animation_mesh.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
 #include "vtk_xml.hpp"
 
@@ -38,25 +39,26 @@ std::span<const std::byte> bytes_of(const Matrix& m) {
 
 }  // namespace
 
-AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0, const MeshResolution& resolution) {
+AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0) {
   const std::vector<ContactSurface>& surfaces = sim.surfaces();
   std::vector<Sphere> extents;
   for (const ContactSurface& s : surfaces)
     if (const std::optional<Sphere> e = world_extent(s, pose_of(y0, s.body))) extents.push_back(*e);
   std::vector<SurfaceMesh> meshes;
   Eigen::Index points = 0;
+  std::size_t triangles = 0;
   for (const ContactSurface& s : surfaces) {
     const Pose pose = pose_of(y0, s.body);
     const bool plane = s.kind == ContactSurface::Kind::plane;
     const double half_side = plane ? plane_half_side(pose.r + pose.A * s.mount.offset, extents) : 0;
-    meshes.push_back(tessellate(s, half_side, resolution));
+    meshes.push_back(tessellate(s, half_side));
     points += static_cast<Eigen::Index>(meshes.back().points.size());
-    triangles_ += meshes.back().triangles.size();
+    triangles += meshes.back().triangles.size();
   }
   body_points_.resize(3, points), world_points_.resize(3, points);
   body_normals_.resize(3, points), world_normals_.resize(3, points);
-  std::vector<std::int32_t> connectivity;
-  connectivity.reserve(3 * triangles_);
+  std::vector<std::int32_t> connectivity, surface_of, body_of;  // per triangle: 3 vertices, 1, 1
+  connectivity.reserve(3 * triangles), surface_of.reserve(triangles), body_of.reserve(triangles);
   Eigen::Index begin = 0;
   for (std::size_t k = 0; k < surfaces.size(); ++k) {
     const SurfaceMesh& mesh = meshes[k];
@@ -68,25 +70,27 @@ AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0, const Me
     }
     for (const auto& triangle : mesh.triangles) {
       for (const std::uint32_t v : triangle) connectivity.push_back(static_cast<std::int32_t>(begin + v));
-      surface_of_.push_back(static_cast<std::int32_t>(k));
-      body_of_.push_back(surfaces[k].body);
+      surface_of.push_back(static_cast<std::int32_t>(k));
+      body_of.push_back(surfaces[k].body);
     }
     begin += count;
   }
-  make_surface_text(connectivity);
+  make_surface_text(connectivity, surface_of, body_of);
 }
 
 // The text before the normals, between the normals and the points, and after the points.
-void AnimationFrame::make_surface_text(std::span<const std::int32_t> connectivity) {
-  std::vector<std::int32_t> offsets(triangles_);
-  for (std::size_t k = 0; k < triangles_; ++k) offsets[k] = static_cast<std::int32_t>(3 * (k + 1));
-  vtk::append_poly_data_start(before_normals_, points(), 0, triangles_);
+void AnimationFrame::make_surface_text(std::span<const std::int32_t> connectivity,
+                                       std::span<const std::int32_t> surface_of, std::span<const std::int32_t> body_of) {
+  const std::size_t triangles = surface_of.size();
+  std::vector<std::int32_t> offsets(triangles);
+  for (std::size_t k = 0; k < triangles; ++k) offsets[k] = static_cast<std::int32_t>(3 * (k + 1));
+  vtk::append_poly_data_start(before_normals_, static_cast<std::size_t>(body_points_.cols()), 0, triangles);
   before_normals_.append("      <PointData Normals=\"Normals\">\n");
   vtk::append_array_start<float>(before_normals_, "Normals", 3);
   vtk::append_array_end(before_points_);
   before_points_.append("      </PointData>\n      <CellData Scalars=\"body\">\n");
-  vtk::append_array(before_points_, "surface", 1, values(surface_of_));
-  vtk::append_array(before_points_, "body", 1, values(body_of_));
+  vtk::append_array(before_points_, "surface", 1, surface_of);
+  vtk::append_array(before_points_, "body", 1, body_of);
   before_points_.append("      </CellData>\n      <Points>\n");
   vtk::append_array_start<double>(before_points_, "Points", 3);
   vtk::append_array_end(after_points_);

@@ -20,38 +20,34 @@
 #include <string>
 #include <vector>
 
-#include "animation_mesh.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 namespace surfdb::cli {
 
 class AnimationFrame {
  public:
-  /// Tessellates the simulation's surfaces; planes are sized at the state y0 (plane_half_side()).
-  AnimationFrame(const Simulation& sim, const double* y0, const MeshResolution& resolution = {});
+  /// Tessellates the simulation's surfaces at the default resolution; planes are sized at the
+  /// state y0 (plane_half_side()).
+  AnimationFrame(const Simulation& sim, const double* y0);
 
   /// The surfaces at the bodies' poses in state y. The text stays valid until the next call.
   const std::string& surfaces(const double* y);
   /// The contact points of the simulation's last evaluation. Valid until the next call.
   const std::string& contacts(const Simulation& sim);
 
-  std::size_t points() const { return static_cast<std::size_t>(body_points_.cols()); }
-  std::size_t triangles() const { return triangles_; }
-
  private:
   struct Placement {  // a run of the mesh's points on one body
     int body = kGround;
     Eigen::Index begin = 0, count = 0;
   };
-  void make_surface_text(std::span<const std::int32_t> connectivity);
+  void make_surface_text(std::span<const std::int32_t> connectivity, std::span<const std::int32_t> surface_of,
+                         std::span<const std::int32_t> body_of);
   void append_contact_point(int contact, const ContactResult& result, const ContactForces& forces);
 
   // Surfaces
   std::vector<Placement> placements_;
   Eigen::Matrix3Xd body_points_, world_points_;    // m
   Eigen::Matrix3Xf body_normals_, world_normals_;  // unit
-  std::vector<std::int32_t> surface_of_, body_of_;  // per triangle
-  std::size_t triangles_ = 0;
   std::string before_normals_, before_points_, after_points_;  // the frame's text that never changes
   // Contacts, per frame
   std::vector<double> contact_points_, normal_forces_, friction_forces_, indentations_;  // m, N, N, m

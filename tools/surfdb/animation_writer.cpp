@@ -40,10 +40,14 @@ std::filesystem::path checked_outputs(const std::filesystem::path& collection, c
   return collection;
 }
 
-// Writes `text` to the new file `path` (in the staging directory, which no one else writes);
-// `shown` is the file's name in an error message.
-void write_file(const std::string& path, std::string_view text, const std::filesystem::path& shown) {
-  const auto fail = [&] { throw std::runtime_error("cannot write " + shown.string() + ": " + std::strerror(errno)); };
+// Writes `text` to the new file `path` (in the staging directory, which no one else writes); an
+// error names the file as directory/name, where it is going.
+void write_file(const std::string& path, std::string_view text, const std::filesystem::path& directory,
+                const char* name) {
+  const auto fail = [&] {
+    const int error = errno;
+    throw std::runtime_error("cannot write " + (directory / name).string() + ": " + std::strerror(error));
+  };
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) fail();
   for (std::size_t done = 0; done < text.size();) {
@@ -98,7 +102,7 @@ void AnimationWriter::output(const Simulation& sim, double t, const double* y, d
     std::snprintf(name, sizeof(name), "%s_%06zu.vtp", surfaces ? "frame" : "contacts", frames_);
     path_.resize(staging_prefix_);
     path_.append(name);
-    write_file(path_, surfaces ? frame_.surfaces(y) : frame_.contacts(sim), directory_ / name);
+    write_file(path_, surfaces ? frame_.surfaces(y) : frame_.contacts(sim), directory_, name);
     std::fprintf(collection_.get(), "    <DataSet timestep=\"%s\" part=\"%d\" name=\"%s\" file=\"animation/%s\"/>\n",
                  time, surfaces ? 0 : 1, surfaces ? "surfaces" : "contacts", name);
   }

@@ -1,11 +1,14 @@
-// surfdb simulate: run a scenario, write the time series, the summary and the plots.
+// surfdb simulate: run a scenario, write the time series, the summary, the plots and, on request,
+// the animation.
 #include <CLI/CLI.hpp>
 #include <sys/resource.h>
 
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "animation_writer.hpp"
 #include "atomic_file.hpp"
 #include "commands.hpp"
 #include "log.hpp"
@@ -24,7 +27,22 @@ struct SimulateArgs {
   std::string scenario, output;
   double end_time = 0, output_interval = 0;
   std::vector<std::string> overrides;  // --set PATH=VALUE, in order
-  bool no_plots = false, quiet = false;
+  bool no_plots = false, quiet = false, animation = false;
+};
+
+// Passes every call on to each of several observers, in the order they were added.
+class Observers : public RunObserver {
+ public:
+  void add(RunObserver& observer) { list_.push_back(&observer); }
+  void output(const Simulation& sim, double t, const double* y, double violation) override {
+    for (RunObserver* o : list_) o->output(sim, t, y, violation);
+  }
+  void accepted(const Simulation& sim, double t, const double* y) override {
+    for (RunObserver* o : list_) o->accepted(sim, t, y);
+  }
+
+ private:
+  std::vector<RunObserver*> list_;
 };
 
 // One CSV row per output instant: bodies, contacts, energies, constraint violation.
@@ -156,18 +174,21 @@ void write_summary(const std::filesystem::path& file, const Simulation& sim, con
   summary.commit();
 }
 
-std::filesystem::path plot_script() {
-  if (const char* env = std::getenv("SURFDB_PLOT_SCRIPT")) return env;
-  std::error_code ec;  // installed beside the command: PREFIX/bin/surfdb, PREFIX/share/surfdb/
+// The plotting script `name`: the environment variable `env` when set, else the one installed
+// beside the command (PREFIX/bin/surfdb, PREFIX/share/surfdb/), else the source tree's.
+std::filesystem::path plot_script(const char* env, const char* name) {
+  if (const char* path = std::getenv(env)) return path;
+  std::error_code ec;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::filesystem::path installed = exe.parent_path().parent_path() / "share/surfdb/plot_simulation.py";
+  const std::filesystem::path installed = exe.parent_path().parent_path() / "share/surfdb" / name;
   if (!ec && std::filesystem::exists(installed, ec)) return installed;
-  return SURFDB_SOURCE_PLOT_SCRIPT;
+  return std::filesystem::path(SURFDB_SOURCE_PLOTS) / name;
 }
 
-void plot(const std::filesystem::path& dir) {
+// Runs a plotting script on OUTDIR; a warning, not an error, when it fails.
+void plot(const std::filesystem::path& script, const std::filesystem::path& dir) {
   const std::string python = std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const std::string command = python + " '" + plot_script().string() + "' '" + dir.string() + "'";
+  const std::string command = python + " '" + script.string() + "' '" + dir.string() + "'";
   if (std::system(command.c_str()) != 0)
     spdlog::warn("plots not written: '{}' failed (needs python3-matplotlib)", command);
 }
@@ -198,18 +219,29 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
                              (ec ? ec.message() : "a file of that name exists"));
 
   // No output may be the scenario or one of its tables.
-  for (const char* name : {"time_series.csv", "summary.json"}) refuse_input_as_output(dir / name, inputs);
+  for (const char* name : {"time_series.csv", "summary.json", "final_frame.png"})
+    refuse_input_as_output(dir / name, inputs);
 
   TimeSeries series(dir / "time_series.csv", sim, s.run.end_time, !a.quiet);
-  const RunStatistics stats = sim.run(y, s.run, series);
+  Observers observers;
+  observers.add(series);
+  std::optional<AnimationWriter> animation;
+  if (a.animation) observers.add(animation.emplace(dir, sim, y.data(), inputs));
+  const RunStatistics stats = sim.run(y, s.run, observers);
   series.commit();
+  if (animation) animation->commit();
   write_summary(dir / "summary.json", sim, stats, y);
   series.finish_progress();
   // The end time as given, not as the steps summed it (0.1, not 0.09999999999999999).
   const bool reached = std::abs(stats.end_time - s.run.end_time) <= 1e-9 * s.run.end_time;
   spdlog::info("simulated {} s in {}, {:.2f} s CPU; wrote {}", format_number(reached ? s.run.end_time : stats.end_time),
                count_of(static_cast<std::uint64_t>(stats.steps), "step"), stats.cpu_seconds, dir.string());
-  if (!a.no_plots) plot(dir);
+  if (animation)
+    spdlog::info("animation: {} in {} (ParaView: File > Open)", count_of(animation->frames(), "frame"),
+                 animation->collection().string());
+  if (a.no_plots) return;
+  plot(plot_script("SURFDB_PLOT_SCRIPT", "plot_simulation.py"), dir);
+  if (animation) plot(plot_script("SURFDB_FRAME_PLOT_SCRIPT", "plot_frame.py"), dir);
 }
 
 }  // namespace
@@ -227,6 +259,9 @@ void add_simulate_command(CLI::App& app) {
                   "applied in order")
       ->take_all()
       ->allow_extra_args(false);
+  cmd->add_flag("--animation", args->animation,
+                "Also write OUTDIR/animation.pvd and OUTDIR/animation/: the surfaces and contact forces at every output "
+                "instant, for ParaView");
   cmd->add_flag("--no-plots", args->no_plots, "Write no PNG plots");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress bar and no informational messages (warnings and errors still)");
   cmd->callback([args, cmd] { run(*args, *cmd); });

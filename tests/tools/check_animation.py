@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Reads a `surfdb simulate --animation` output back, standard library only (xml.etree, base64,
+struct), and checks it against the run's time_series.csv, the independent record of the same
+instants: one instant per CSV row at the row's t; the surfaces where the CSV puts their bodies;
+a contact point per point the CSV counts, at the midpoint of its points, with its indentation and
+force.
+
+Usage: check_animation.py OUTDIR SCENE
+SCENE names what the test knows of the scenario: `drop` (animation_cli_test.sh's ball dropped on
+a floor beside a spinning bob), `cup` (samples/slider_crank_cup_ball/hertz_analytic.toml) or
+`cup_tables` (its hertz.toml: the same ball and cup as lookup tables).
+Exits 1 naming the first failed check.
+"""
+import base64
+import csv
+import math
+import struct
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+FORMATS = {"Float64": "d", "Float32": "f", "Int32": "i", "UInt64": "Q"}
+
+
+def fail(message):
+    print(f"FAIL: {message}")
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def read_collection(outdir):
+    """[(timestep text, surfaces file, contacts file)] in the collection's order."""
+    root = ET.parse(outdir / "animation.pvd").getroot()
+    check(root.get("type") == "Collection" and root.get("byte_order") == "LittleEndian", "collection header")
+    rows = [(d.get("timestep"), d.get("part"), d.get("name"), d.get("file")) for d in root.iter("DataSet")]
+    check(len(rows) % 2 == 0, "two data sets per instant")
+    instants = []
+    for surfaces, contacts in zip(rows[::2], rows[1::2]):
+        check(surfaces[0] == contacts[0], f"one timestep for both parts: {surfaces}, {contacts}")
+        check(surfaces[1:3] == ("0", "surfaces") and contacts[1:3] == ("1", "contacts"), f"parts: {surfaces}, {contacts}")
+        instants.append((surfaces[0], outdir / surfaces[3], outdir / contacts[3]))
+    return instants
+
+
+def read_vtp(path):
+    """The piece's counts and its arrays by name, each a list of tuples."""
+    root = ET.parse(path).getroot()
+    check(root.get("type") == "PolyData" and root.get("byte_order") == "LittleEndian", f"{path}: header")
+    check(root.get("header_type") == "UInt64", f"{path}: header_type")
+    piece = root.find("PolyData/Piece")
+    counts = {k: int(piece.get(k)) for k in ("NumberOfPoints", "NumberOfVerts", "NumberOfPolys")}
+    arrays = {}
+    for a in piece.iter("DataArray"):
+        check(a.get("format") == "binary", f"{path}: {a.get('Name')} not inline binary")
+        raw = base64.b64decode(a.text.strip(), validate=True)
+        (size,) = struct.unpack_from("<Q", raw)
+        check(len(raw) == 8 + size, f"{path}: {a.get('Name')}: {len(raw) - 8} bytes after a header of {size}")
+        code = FORMATS[a.get("type")]
+        values = struct.unpack(f"<{size // struct.calcsize(code)}{code}", raw[8:])
+        width = int(a.get("NumberOfComponents", "1"))
+        arrays[a.get("Name")] = list(zip(*[iter(values)] * width))  # tuples of `width`
+    check(len(arrays["Points"]) == counts["NumberOfPoints"], f"{path}: point count")
+    return counts, arrays
+
+
+def read_csv(outdir):
+    with open(outdir / "time_series.csv", newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        rows = [dict(zip(header, row)) for row in reader]
+    return header, rows
+
+
+def vector(row, prefix):
+    return tuple(float(row[f"{prefix}{c}"]) for c in "xyz")
+
+
+def distance(a, b):
+    return math.dist(a, b)
+
+
+def surface_vertices(arrays, surface):
+    """The vertices (world, m) of the triangles of one surface, each once."""
+    if "owner" not in arrays:  # the surface of each vertex, from the triangles that use it
+        owner = [None] * len(arrays["Points"])
+        connectivity = arrays["connectivity"]
+        for k, (s,) in enumerate(arrays["surface"]):
+            owner[connectivity[3 * k][0]] = owner[connectivity[3 * k + 1][0]] = owner[connectivity[3 * k + 2][0]] = s
+        arrays["owner"] = owner
+    return [p for p, s in zip(arrays["Points"], arrays["owner"]) if s == surface]
+
+
+def centroid(points):
+    return tuple(sum(p[i] for p in points) / len(points) for i in range(3))
+
+
+def check_on_sphere(points, centre, radius, what):
+    """Every point at `radius` from `centre`, to 1e-12 m."""
+    worst = max(points, key=lambda p: abs(distance(p, centre) - radius))
+    check(abs(distance(worst, centre) - radius) < 1e-12, f"{what}: vertex {worst} not at {radius} m from {centre}")
+
+
+def check_sphere(points, centre, radius, what):
+    c = centroid(points)
+    check(distance(c, centre) <= 1e-9 * math.hypot(*centre), f"{what}: centroid {c}, body at {centre}")
+    check_on_sphere(points, centre, radius, what)
+
+
+def check_contacts(header, row, arrays, what):
+    """A vertex per point the CSV counts; for a one-pair contact, its midpoint, indentation and force."""
+    names = [h[: -len("_points")] for h in header if h.endswith("_points")]
+    contact_of = [c[0] for c in arrays["contact"]]
+    for c, name in enumerate(names):
+        mine = [k for k, owner in enumerate(contact_of) if owner == c]
+        check(len(mine) == int(float(row[f"{name}_points"])), f"{what}: {len(mine)} points of '{name}', the CSV {row[f'{name}_points']}")
+        if f"{name}_touching" not in row or not mine:
+            continue
+        (k,) = mine
+        middle = tuple((a + b) / 2 for a, b in zip(vector(row, f"{name}_point_i_"), vector(row, f"{name}_point_j_")))
+        check(distance(arrays["Points"][k], middle) < 1e-15, f"{what}: '{name}' at {arrays['Points'][k]}, the CSV's midpoint {middle}")
+        check(arrays["indentation"][k][0] == float(row[f"{name}_indentation"]), f"{what}: '{name}' indentation")
+        force = math.hypot(*arrays["normal_force"][k])
+        check(abs(force - float(row[f"{name}_normal_force"])) <= 1e-12 * force, f"{what}: '{name}' normal force {force}")
+
+
+def check_drop(row, arrays, t, what):
+    """The ball (surface 0) on its body, the floor (1) a square of half side 0.27 m round the origin,
+    the bob (2) 20 mm off its spinning body (turning at 30 rad/s about z)."""
+    ball = vector(row, "ball_")
+    check_sphere(surface_vertices(arrays, 0), ball, 0.01, f"{what}: ball")
+    floor = surface_vertices(arrays, 1)
+    check(sorted((round(p[0], 15), round(p[1], 15), p[2]) for p in floor)
+          == [(-0.27, -0.27, 0), (-0.27, 0.27, 0), (0.27, -0.27, 0), (0.27, 0.27, 0)], f"{what}: floor {floor}")
+    body = vector(row, "spinner_")
+    bob = surface_vertices(arrays, 2)
+    c = centroid(bob)
+    arm = tuple(a - b for a, b in zip(c, body))
+    check(abs(math.hypot(*arm) - 0.02) < 1e-9 * 0.02 and abs(arm[2]) < 1e-12, f"{what}: bob arm {arm}")
+    turned = math.atan2(arm[1], arm[0]) - 30 * t
+    check(abs(math.remainder(turned, 2 * math.pi)) < 1e-6, f"{what}: bob turned {turned} rad off 30 t")
+    check_sphere(bob, c, 0.005, f"{what}: bob")
+
+
+def check_cup(row, arrays, t, what):
+    """The ball (surface 0) on its body; the cup (1), a hemisphere of 50 mm below its body's origin
+    (the cup only translates: its turn is the joints' drift, far below a nanometre at the rim)."""
+    check_sphere(surface_vertices(arrays, 0), vector(row, "ball_"), 0.01, f"{what}: ball")
+    cup = vector(row, "cup_")
+    wall = surface_vertices(arrays, 1)
+    check_on_sphere(wall, cup, 0.05, f"{what}: cup")
+    check(abs(max(p[2] for p in wall) - cup[2]) < 1e-9, f"{what}: the cup's rim not at its centre's height")
+
+
+def check_cup_tables(row, arrays, t, what):
+    """The ball's table (surface 0) and the cup's (1): grid nodes on spheres round their bodies."""
+    for surface, body, radius in ((0, "ball_", 0.01), (1, "cup_", 0.05)):
+        check_on_sphere(surface_vertices(arrays, surface), vector(row, body), radius, f"{what}: {body[:-1]}")
+
+
+def main(outdir, scene):
+    outdir = Path(outdir)
+    header, rows = read_csv(outdir)
+    instants = read_collection(outdir)
+    check(len(instants) == len(rows), f"{len(instants)} instants, {len(rows)} CSV rows")
+    for (timestep, surfaces, contacts), row in zip(instants, rows):
+        check(timestep == row["t"], f"timestep {timestep}, CSV t {row['t']}")
+        what = f"t = {timestep}"
+        counts, arrays = read_vtp(surfaces)
+        check(len(arrays["surface"]) == len(arrays["body"]) == counts["NumberOfPolys"], f"{what}: cell data")
+        check([o[0] for o in arrays["offsets"]] == list(range(3, 3 * counts["NumberOfPolys"] + 1, 3)), f"{what}: offsets")
+        check(len(arrays["Normals"]) == counts["NumberOfPoints"], f"{what}: normals")
+        {"drop": check_drop, "cup": check_cup, "cup_tables": check_cup_tables}[scene](row, arrays, float(timestep), what)
+        counts, arrays = read_vtp(contacts)
+        check(counts["NumberOfVerts"] == counts["NumberOfPoints"], f"{what}: a vertex cell per contact point")
+        check_contacts(header, row, arrays, what)
+    touching = sum(float(r[h]) > 0 for r in rows for h in header if h.endswith("_points"))
+    print(f"{len(instants)} instants checked, {touching} with contact points")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

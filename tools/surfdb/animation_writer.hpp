@@ -1,0 +1,58 @@
+// `surfdb simulate --animation`: a ParaView time series of the run, written at the output instants
+// (those of time_series.csv's rows).
+//
+//   OUTDIR/animation.pvd                  the collection: per instant two data sets with
+//                                         timestep = t (s), part 0 "surfaces", part 1 "contacts"
+//   OUTDIR/animation/frame_NNNNNN.vtp     the surfaces at instant NNNNNN (animation_frame.hpp)
+//   OUTDIR/animation/contacts_NNNNNN.vtp  the contact points and forces at that instant
+//
+// The frames go into a hidden temporary directory beside OUTDIR/animation, which replaces it whole
+// when the run ends; then the collection is renamed into place, listing them. A failed,
+// interrupted or killed run therefore leaves the previous animation as it was (a signal removes
+// the temporaries; the next writer removes those of a killed run), and no collection ever names
+// a frame that is not there.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "animation_frame.hpp"
+#include "atomic_file.hpp"
+#include "surfdb/formats/temporary_file.hpp"
+
+namespace surfdb::cli {
+
+class AnimationWriter : public RunObserver {
+ public:
+  /// Checks the outputs before the run and tessellates the surfaces (planes sized at the state y0).
+  /// Throws std::runtime_error when OUTDIR/animation.pvd or a file in OUTDIR/animation is one of
+  /// `inputs`, when OUTDIR/animation is not a directory or holds files other than frames, or when
+  /// either cannot be written.
+  AnimationWriter(const std::filesystem::path& outdir, const Simulation& sim, const double* y0,
+                  const std::vector<std::filesystem::path>& inputs);
+  ~AnimationWriter() override;
+  AnimationWriter(const AnimationWriter&) = delete;
+  AnimationWriter& operator=(const AnimationWriter&) = delete;
+
+  /// Writes the frame of this output instant.
+  void output(const Simulation& sim, double t, const double* y, double violation) override;
+
+  /// After the run: moves the frames into place as OUTDIR/animation, then the collection.
+  void commit();
+
+  std::size_t frames() const { return frames_; }
+  const std::filesystem::path& collection() const { return collection_path_; }
+
+ private:
+  std::filesystem::path collection_path_, directory_;  // OUTDIR/animation.pvd, OUTDIR/animation
+  AtomicFile collection_;  // a row per file as the frames are written
+  AnimationFrame frame_;
+  TemporaryDirectory staging_;  // the frames during the run; made last: a failed construction would leave it
+  std::string path_;            // a frame's path in staging_, its first staging_prefix_ characters the directory's
+  std::size_t staging_prefix_ = 0;
+  std::size_t frames_ = 0;
+  bool committed_ = false;
+};
+
+}  // namespace surfdb::cli

@@ -41,5 +41,12 @@ for scenario in v_groove seam fillet bowl_of_balls; do
   "$surfdb" simulate "$root/samples/parts_in_contact/$scenario.toml" -o "$root/out/$scenario"
   cat "$root/out/$scenario/summary.json"
 done
+step "primitive scenes (Corral et al. 2021): the billiard, the bearing without and with axial load, the stairs"
+for scenario in billiard bearing bearing_axial stairs; do
+  step "simulate $scenario, with a ParaView animation at 20 ms"
+  "$surfdb" simulate "$root/samples/primitive_scenes/$scenario.toml" -o "$root/out/$scenario" --animation \
+    --animation-interval 0.02
+  cat "$root/out/$scenario/summary.json"
+done
 step "plots and summaries are in out/<scenario>/ (docs/demo.md explains them)"
 ls "$root/out/hertz"

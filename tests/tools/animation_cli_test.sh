@@ -91,6 +91,18 @@ listed=$(grep -c 'part="0"' "$dir/b/animation.pvd")
 if [ "$frames" -eq 11 ] && [ "$listed" -eq 11 ] && [ "$(find "$dir/b" -name '.*' | wc -l)" -eq 0 ]; then ok
 else bad "after a shorter run: $frames frames, $listed listed, $(ls -A "$dir/b")"; fi
 
+# --animation-interval: a frame at the first output instant (1 ms apart, variable steps) at or
+# after each 10 ms, and the last, out of 71 rows.
+run -o "$dir/sparse" -q --animation-interval 0.01
+steps=$(grep -o 'timestep="[^"]*" part="0"' "$dir/sparse/animation.pvd" | cut -d'"' -f2 | tr '\n' ' ')
+if python3 -c "
+import sys
+t = [float(x) for x in sys.argv[1].split()]
+assert len(t) == 8 and t[-1] == 0.07, t
+assert all(0.01 * k <= x < 0.01 * k + 0.001 for k, x in enumerate(t)), t
+" "$steps" && [ "$(find "$dir/sparse/animation" -name 'frame_*' | wc -l)" -eq 8 ]
+then ok; else bad "--animation-interval 0.01: frames at $steps"; fi
+
 # Without --animation, nothing of it; the final frame's PNG only with plots (and matplotlib).
 "$surfdb" simulate "$dir/drop.toml" -o "$dir/plain" --no-plots -q --end-time 0.001
 if [ ! -e "$dir/plain/animation" ] && [ ! -e "$dir/plain/animation.pvd" ]; then ok; else bad "animation without --animation"; fi

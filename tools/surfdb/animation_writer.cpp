@@ -77,12 +77,14 @@ void sync_directory(const std::filesystem::path& staging, const std::filesystem:
 }  // namespace
 
 AnimationWriter::AnimationWriter(const std::filesystem::path& outdir, const Simulation& sim, const double* y0,
-                                 const std::vector<std::filesystem::path>& inputs)
+                                 const std::vector<std::filesystem::path>& inputs, double interval, double end_time)
     : collection_path_(outdir / "animation.pvd"),
       directory_(outdir / "animation"),
       collection_(checked_outputs(collection_path_, directory_, inputs)),
       frame_(sim, y0),
-      staging_(create_temporary_directory_beside(directory_)) {
+      staging_(create_temporary_directory_beside(directory_)),
+      interval_(interval),
+      end_time_(end_time) {
   std::fputs("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
              "  <Collection>\n",
              collection_.get());
@@ -95,6 +97,11 @@ AnimationWriter::~AnimationWriter() {
 }
 
 void AnimationWriter::output(const Simulation& sim, double t, const double* y, double /*violation*/) {
+  constexpr double kSlack = 1e-12;  // s: output instants reached by summing steps
+  if (interval_ > 0) {
+    if (t + kSlack < next_ && t + kSlack < end_time_) return;
+    while (next_ <= t + kSlack) next_ += interval_;
+  }
   char time[32];  // the shortest text that reads back to t, as time_series.csv has it
   *std::to_chars(time, time + sizeof(time) - 1, t).ptr = '\0';
   for (const bool surfaces : {true, false}) {

@@ -29,13 +29,15 @@ class AnimationWriter : public RunObserver {
   /// Throws std::runtime_error when OUTDIR/animation.pvd or a file in OUTDIR/animation is one of
   /// `inputs`, when OUTDIR/animation is not a directory or holds files other than frames, or when
   /// either cannot be written.
+  /// Frames are written at the output instants no closer than `interval` (s; 0: at every one),
+  /// the first and the one at `end_time` (s) always.
   AnimationWriter(const std::filesystem::path& outdir, const Simulation& sim, const double* y0,
-                  const std::vector<std::filesystem::path>& inputs);
+                  const std::vector<std::filesystem::path>& inputs, double interval = 0, double end_time = 0);
   ~AnimationWriter() override;
   AnimationWriter(const AnimationWriter&) = delete;
   AnimationWriter& operator=(const AnimationWriter&) = delete;
 
-  /// Writes the frame of this output instant.
+  /// Writes the frame of this output instant, if it is due.
   void output(const Simulation& sim, double t, const double* y, double violation) override;
 
   /// After the run: moves the frames into place as OUTDIR/animation, then the collection.
@@ -52,6 +54,7 @@ class AnimationWriter : public RunObserver {
   std::string path_;            // a frame's path in staging_, its first staging_prefix_ characters the directory's
   std::size_t staging_prefix_ = 0;
   std::size_t frames_ = 0;
+  double interval_ = 0, end_time_ = 0, next_ = 0;  // s: the schedule of frames
   bool committed_ = false;
 };
 

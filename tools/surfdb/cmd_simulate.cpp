@@ -27,6 +27,7 @@ struct SimulateArgs {
   std::string scenario, output;
   double end_time = 0, output_interval = 0;
   std::vector<std::string> overrides;  // --set PATH=VALUE, in order
+  double animation_interval = 0;  // s, 0: every output instant
   bool no_plots = false, quiet = false, animation = false;
 };
 
@@ -226,7 +227,8 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   Observers observers;
   observers.add(series);
   std::optional<AnimationWriter> animation;
-  if (a.animation) observers.add(animation.emplace(dir, sim, y.data(), inputs));
+  if (a.animation)
+    observers.add(animation.emplace(dir, sim, y.data(), inputs, a.animation_interval, s.run.end_time));
   const RunStatistics stats = sim.run(y, s.run, observers);
   series.commit();
   if (animation) animation->commit();
@@ -262,6 +264,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--animation", args->animation,
                 "Also write OUTDIR/animation.pvd and OUTDIR/animation/: the surfaces and contact forces at every output "
                 "instant, for ParaView");
+  cmd->add_option("--animation-interval", args->animation_interval,
+                  "With --animation: a frame at the output instants no closer than this, s (and the last); default every one")
+      ->check(positive_number());
   cmd->add_flag("--no-plots", args->no_plots, "Write no PNG plots");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress bar and no informational messages (warnings and errors still)");
   cmd->callback([args, cmd] { run(*args, *cmd); });

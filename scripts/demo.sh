@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the main job: convert sample parts, inspect, verify, query, project
-# and export them, then run the paper's slider-crank + cup + marble-ball demonstration and the
-# parts-in-contact scenes with their plots. Outputs go to out/.
+# and export them, then run the paper's slider-crank + cup + marble-ball demonstration, the
+# parts-in-contact scenes and the primitive scenes with their plots. Outputs go to out/
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"

@@ -2,8 +2,8 @@
 """The last frame of a `surfdb simulate --animation` run as OUTDIR/final_frame.png.
 
 A 3-D view of the surfaces' triangles, coloured by body (the ground grey) and shaded by a fixed
-light, with the contact points in red and their normal forces as arrows (the largest a fifth of the
-scene). Bodies are drawn in the order of their index over the ground: a ball inside a cup shows.
+light, with the contact points in red and their normal forces as arrows (the largest 15 % of the
+scene). The view holds the surfaces but planes, whose patches are cut to it. Bodies are drawn in the order of their index over the ground: a ball inside a cup shows.
 Reads OUTDIR/animation.pvd and the last instant's two files itself (VTK XML PolyData, inline
 binary arrays: base64 of a UInt64 byte count and the little-endian values): no VTK module needed.
 Usage: plot_frame.py OUTDIR
@@ -57,13 +57,28 @@ def shaded_colours(triangles, body):
     return base
 
 
+def view_box(triangles, surface):
+    """The corners of the view: the surfaces' extent with a margin, leaving out planes (their patches,
+    two triangles each, are sized for ParaView, far larger than the scene), no side thinner than a
+    sixth of the longest."""
+    ids, counts = np.unique(surface, return_counts=True)
+    bounded = ~np.isin(surface, ids[counts == 2])
+    corners = (triangles[bounded] if bounded.any() else triangles).reshape(-1, 3)
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    centre, half = (low + high) / 2, np.maximum((high - low) / 2 * 1.1, 1e-9)
+    half = np.maximum(half, half.max() / 6)
+    return centre - half, centre + half
+
+
 def main(outdir):
     outdir = Path(outdir)
     t, files = last_instant(outdir / "animation.pvd")
     surfaces = read_vtp(files[0])
     points = surfaces["Points"]
     triangles = points[surfaces["connectivity"].reshape(-1, 3)]
-    fig = plt.figure(figsize=(8, 7))
+    low, high = view_box(triangles, surfaces["surface"][:, 0])
+    triangles = np.clip(triangles, low, high)  # planes' patches cut to the view
+    fig = plt.figure(figsize=(9, 7))
     ax = fig.add_subplot(projection="3d")
     # matplotlib sorts triangles by depth within a collection only: one collection per body, the
     # ground's first, drawn in that order, so that nothing sinks into a large floor patch.
@@ -74,19 +89,17 @@ def main(outdir):
         ax.add_collection3d(Poly3DCollection(triangles[body == b], facecolors=colours[body == b], linewidths=0))
     contacts = read_vtp(files[1]) if len(files) > 1 else {"Points": np.zeros((0, 3))}
     where = contacts["Points"]
-    low, high = points.min(axis=0), points.max(axis=0)
     if len(where):
         force = contacts["normal_force"]
         largest = np.linalg.norm(force, axis=1).max()
-        scale = 0.2 * np.linalg.norm(high - low) / largest if largest > 0 else 0
+        scale = 0.15 * (high - low).max() / largest if largest > 0 else 0
         ax.scatter(where[:, 0], where[:, 1], where[:, 2], color="red", s=12, depthshade=False, label="contact points")
         ax.quiver(where[:, 0], where[:, 1], where[:, 2], *(scale * force).T, color="red", linewidth=1)
         ax.legend(loc="upper left")
-    centre, half = (low + high) / 2, max((high - low).max() / 2, 1e-9)
-    for axis, c in zip("xyz", centre):
-        getattr(ax, f"set_{axis}lim")(c - half, c + half)
+    for axis, lo, hi in zip("xyz", low, high):
+        getattr(ax, f"set_{axis}lim")(lo, hi)
         getattr(ax, f"set_{axis}label")(f"{axis} (m)")
-    ax.set_box_aspect((1, 1, 1))
+    ax.set_box_aspect(high - low)
     points_word = "contact point" if len(where) == 1 else "contact points"
     ax.set_title(f"t = {t:g} s: {len(body)} triangles, {len(where)} {points_word}")
     fig.tight_layout()

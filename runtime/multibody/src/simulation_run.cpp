@@ -83,7 +83,7 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
     }
     return count;
   };
-  const auto variable_steps = [&](auto& integrator) {
+  const auto variable_steps = [&](VariableStepIntegrator& integrator) {
     integrator.reset(0, y.data());
     while (t < settings.end_time) {
       t = integrator.step(settings.end_time);

@@ -1,0 +1,29 @@
+// What the variable-step integrators (SUNDIALS CVODE's Adams and BDF, ARKODE's Dormand-Prince)
+// share: one internal step at a time, so the caller can act after each accepted step (latch
+// impacts, move storage windows, write output), and their counts for the run's statistics.
+#pragma once
+
+namespace surfdb {
+
+class VariableStepIntegrator {
+ public:
+  virtual ~VariableStepIntegrator() = default;
+
+  /// Starts (or restarts) at time t0 (s) from the state y0 (the system's size() numbers).
+  virtual void reset(double t0, const double* y0) = 0;
+  /// Takes one internal step, never past t_stop (s), and returns the time reached; state() is the
+  /// state there. Throws std::runtime_error when the integrator fails (the step size too small,
+  /// the error test failing repeatedly); an exception thrown by the system's derivative() is
+  /// caught before it reaches SUNDIALS' C frames, the integrator is stopped with a failure code,
+  /// and the exception is rethrown here.
+  virtual double step(double t_stop) = 0;
+  virtual const double* state() const = 0;
+
+  /// Since the last reset(): accepted steps, derivative() calls (a Jacobian's difference
+  /// quotients not counted), and failures: steps rejected and retried.
+  virtual long steps() const = 0;
+  virtual long rhs_evaluations() const = 0;
+  virtual long failures() const = 0;
+};
+
+}  // namespace surfdb

@@ -157,7 +157,7 @@ bad_set "a cap on a plane" "surface 'floor'.cavity_cap_height: applies to a cavi
 # Initial penetration: 2.4 mm into the floor is an error naming the pair, the depth and the
 # surfaces, and nothing is written; 1 nm is a warning (kept by --quiet) and the run goes on; an
 # explicit tolerance admits the 2.4 mm.
-expect_error "2.4 mm inside" "contact 'ball-floor': surfaces 'ball' and 'floor' start 0.0024 m inside each other" \
+expect_error "2.4 mm inside" "drop.toml: contact 'ball-floor': surfaces 'ball' and 'floor' start 0.0024 m inside each other" \
   run -o "$dir/never" --set 'body.ball.position=[0, 0, 0.0076]'
 if [ -e "$dir/never" ]; then bad "initial penetration wrote $dir/never"; fi
 run -o "$dir/nm" --end-time 0.001 --quiet --set 'body.ball.position=[0, 0, 0.009999999]' 2>"$dir/nm.err"

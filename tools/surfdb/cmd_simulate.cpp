@@ -208,7 +208,13 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   const std::unique_ptr<Simulation> simulation = make_simulation(s);
   Simulation& sim = *simulation;
   std::vector<double> y = s.initial_state;
-  for (const InitialPenetration& p : check_initial_penetration(sim, y.data()))
+  std::vector<InitialPenetration> touching;
+  try {
+    touching = check_initial_penetration(sim, y.data());
+  } catch (const InitialPenetrationError& e) {
+    throw std::runtime_error(a.scenario + ": " + e.what());  // the file whose bodies are misplaced
+  }
+  for (const InitialPenetration& p : touching)
     spdlog::warn("contact '{}': surfaces '{}' and '{}' start {:.4g} m inside each other at t = 0 (within the tolerance {:.4g} m)",
                  p.contact, p.surface_i, p.surface_j, p.depth, p.tolerance);
 

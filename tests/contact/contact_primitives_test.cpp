@@ -72,6 +72,9 @@ TEST_CASE("two spheres, and a ball in a spherical cup") {
   CHECK(floating.status == ContactStatus::separated);
   CHECK(near(floating.gap, 0.02));
   CHECK(contact_sphere_in_sphere(body(), ball, body(), Sphere{Vector3d::Zero(), 0.05}).status == ContactStatus::singular);
+  // A ball outside the cup's sphere touches nothing (catches the wall pulling it in from outside).
+  const ContactResult outside = contact_sphere_in_sphere(body({0, 0, -0.055}), ball, body(), Sphere{Vector3d::Zero(), 0.05});
+  CHECK(outside.status == ContactStatus::separated);
 }
 
 TEST_CASE("a ball in a capped cavity: inside the cap as in the whole sphere, beyond the rim apart") {
@@ -129,6 +132,10 @@ TEST_CASE("a ball in a closed cylinder touches the wall, the bases, or a wall an
   CHECK(touching(free) == std::vector<bool>{false, false, false});
   CHECK(near(free[kWall].gap, 0.03));
   CHECK(near(free[kBottom].gap, 0.04));
+  // Outside the can nothing is touched: above the lid, beside the wall (catches a lid or wall that
+  // pulls a ball outside it inwards).
+  for (const Vector3d& outside : {Vector3d(0, 0, 0.103), Vector3d(0.052, 0, 0.05)})
+    CHECK(touching(contact_sphere_in_cylinder(body(outside), ball, body(), can)) == std::vector<bool>{false, false, false});
   // The same can lying on its side (axis along x) in a body moved to (1, 2, 3).
   const Eigen::Matrix3d side = Eigen::AngleAxisd(M_PI / 2, Vector3d::UnitY()).toRotationMatrix();
   const CylinderCavityContacts lying = contact_sphere_in_cylinder(body(Vector3d(1, 2, 3) + Vector3d(0.05, 0, -0.0405)),

@@ -37,6 +37,15 @@ ContactResult finish(const BodyState& i, const BodyState& j, const Eigen::Vector
   return r;
 }
 
+// A ball whose centre is outside a cavity: the cavity's inside is its surface, so it touches nothing
+// (a cup in a group with balls in other cups; a ball that went through a wall leaves).
+ContactResult outside_cavity(double distance) {
+  ContactResult r;
+  r.status = ContactStatus::separated;
+  r.gap = distance;  // m, of the centre from the cavity
+  return r;
+}
+
 ContactResult singular() {
   ContactResult r;
   r.status = ContactStatus::singular;
@@ -84,6 +93,7 @@ ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, cons
   const Eigen::Vector3d d = ci - cj;
   if (!(d.norm() > 0)) return singular();  // the ball at the centre touches nothing, in no direction
   const Eigen::Vector3d out = d.normalized();  // from the cavity's centre towards the ball
+  if (d.norm() > cavity.radius) return outside_cavity(d.norm() - cavity.radius);  // its outside is no surface
   const Eigen::Vector3d axis = j.pose.A * cap.axis;
   if (cavity.radius * (1 + out.dot(axis)) > cap.height) return beyond_rim(ci, s.radius, cj, cavity.radius, axis, cap.height);
   // The cavity wall's normal points back to the centre: delta = |d| - (R_cavity - R_ball).
@@ -98,6 +108,11 @@ CylinderCavityContacts contact_sphere_in_cylinder(const BodyState& i, const Sphe
   const double z = rel.dot(axis);
   const Eigen::Vector3d radial = rel - z * axis;
   CylinderCavityContacts out;
+  const double beyond = std::max({radial.norm() - c.radius, -z, z - c.height});
+  if (beyond > 0) {  // the centre is outside the can
+    out.fill(outside_cavity(beyond));
+    return out;
+  }
   if (radial.norm() > 0) {
     const Eigen::Vector3d n = radial.normalized();
     // A cylinder's mean curvature is half its circle's, concave seen from inside.

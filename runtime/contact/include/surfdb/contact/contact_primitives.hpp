@@ -60,11 +60,13 @@ ContactResult contact_sphere_plane(const BodyState& i, const Sphere& s, const Bo
 ContactResult contact_sphere_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& other);
 /// A ball inside a spherical cavity (a cup) of radius cavity.radius > s.radius, limited to a cap:
 /// where the wall point nearest the ball lies beyond the rim the ball touches nothing (separated,
-/// the gap measured to the rim circle).
+/// the gap measured to the rim circle). A ball whose centre is outside the cavity's sphere touches
+/// nothing either: the cavity's outside is no surface.
 ContactResult contact_sphere_in_sphere(const BodyState& i, const Sphere& s, const BodyState& j, const Sphere& cavity,
                                        const CavityCap& cap = {});
 /// A ball inside a closed cylinder: wall, bottom and top. On the axis the wall has no nearest
-/// point; its result is then separated by the radial clearance.
+/// point; its result is then separated by the radial clearance. A ball whose centre is outside
+/// the cylinder touches none of them.
 CylinderCavityContacts contact_sphere_in_cylinder(const BodyState& i, const Sphere& s, const BodyState& j,
                                                   const CylinderCavity& c);
 /// A ball against a solid cylinder: the nearest point of its lateral surface, a base or a rim edge;

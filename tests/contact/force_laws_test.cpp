@@ -124,6 +124,24 @@ TEST_CASE("regularised Coulomb friction") {
   CHECK(friction_force(NoFriction{}, 10, {1, 0, 0}).norm() == 0);
 }
 
+TEST_CASE("at the critical impact velocity a law's damping is the bound's multiple of critical") {
+  // The damping coefficient c = dF/d(rate) at that impact velocity, measured from the law, against
+  // 2 zeta sqrt(k m) with k = n K delta^(n-1): catches a dropped 1/n, a factor 2 of the critical
+  // damping, a law's damping factor not matching the one the bound uses.
+  constexpr double K = 1e8, delta = 6.5e-6, m = 0.17, zeta = 0.7, rate = 1e-3;
+  const NormalLaw laws[] = {HuntCrossley{K, 1.5, 0.5}, LankaraniNikravesh{K, 1.5, 0.5}, FloresEtAl{K, 1.5, 0.5},
+                            Gonthier{K, 1.5, 0.5}, HuntCrossley{K, 1.0, 0.8}};
+  for (const NormalLaw& law : laws) {
+    const double n = std::visit([](const auto& l) { return l.exponent; }, law);
+    const double v = critical_impact_velocity(law, delta, m, zeta);
+    const double c = (normal_force(law, delta, rate, v) - normal_force(law, delta, 0, v)) / rate;
+    CHECK(c == surfdb::test::relative(2 * zeta * std::sqrt(n * K * std::pow(delta, n - 1) * m), 1e-9));
+  }
+  CHECK(critical_impact_velocity(Hertz{K, 1.5}, delta, m, zeta) == 0);
+  CHECK(critical_impact_velocity(laws[0], 0, m, zeta) == 0);
+  CHECK(critical_impact_velocity(laws[0], delta, INFINITY, zeta) == 0);
+}
+
 TEST_CASE("Ambrosio's dynamic-correction Coulomb friction: none below v0, a linear ramp to v1, full above") {
   // catches: v0 and v1 swapped (no friction at all), the regularised parabola instead of the ramp
   // (0.75 instead of 0.5 in the middle), friction along the sliding velocity instead of against it.

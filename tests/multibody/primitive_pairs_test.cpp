@@ -57,8 +57,9 @@ TEST_CASE("a ball in the corner of a closed cylinder rests on the wall and the b
 TEST_CASE("a ball on a box's top face and on a lying solid cylinder settles at the static indentation") {
   const double resting = std::pow(kMass * kG / kStiffness, 2.0 / 3);
   std::vector<double> y;
-  SUBCASE("box: the face near an edge, the box turned 90 degrees about z in its body") {
-    // catches: box_size's half extents read as full ones (the ball would fall past the edge).
+  SUBCASE("box: the face near an edge, the box turned 90 degrees about z") {
+    // The ball settles on the face 5 mm from two edges: the box's axes and half extents carry
+    // through the pair into the dynamics (their reading from a scenario: primitive_keys_test).
     AnalyticContact box;
     box.shape = AnalyticContact::Shape::box;
     box.box = {Eigen::Vector3d(0, 0, -0.1), Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitZ()).toRotationMatrix(),
@@ -68,8 +69,7 @@ TEST_CASE("a ball on a box's top face and on a lying solid cylinder settles at t
     CHECK(body_view(y.data(), 0).r().z() == relative(kRadius - resting, 1e-9));
   }
   SUBCASE("solid cylinder lying along x: the ball on its crest") {
-    // catches: the cylinder's axis taken in world rather than body axes, its length halved twice
-    // (the ball, 5 mm from the end, would roll off the rim).
+    // catches: the cylinder's length halved twice (the ball, 5 mm from the end, would roll off).
     AnalyticContact rod;
     rod.shape = AnalyticContact::Shape::cylinder;
     rod.cylinder = {Eigen::Vector3d(0, 0, -0.02), Eigen::Vector3d::UnitX(), 0.02, 0.2};

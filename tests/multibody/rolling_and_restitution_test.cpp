@@ -65,7 +65,6 @@ double head_on_restitution(NormalLaw law) {
   ContactSpec spec{.name = "a-b", .surface_i = "a", .surface_j = "b", .body_i = 0, .body_j = 1};
   spec.geometry = spheres;
   spec.law = law;
-  spec.effective_mass = kMass / 2;
   std::vector<ContactPair> pairs;
   pairs.emplace_back(spec);
   Simulation sim(std::move(model), std::move(pairs));

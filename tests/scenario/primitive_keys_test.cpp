@@ -69,6 +69,40 @@ TEST_CASE("primitive surfaces: sizes and frames as the file means them") {
   CHECK(std::holds_alternative<CoulombRegularised>(rod.contacts[0].friction));
 }
 
+// The pair of the scene's only contact detected with the ball's centre at `centre`, slot `slot`.
+ContactResult detect_at(const Scenario& scenario, const Eigen::Vector3d& centre, std::size_t slot = 0) {
+  const ContactGroupSpec& contact = scenario.contacts[0];
+  ContactPair pair(pair_spec(contact, scenario.surfaces, scenario.model, contact.surfaces_i[0], contact.surfaces_j[0]));
+  BodyState ball;
+  ball.pose.r = centre;
+  return pair.detect(ball, BodyState{})[slot];
+}
+
+TEST_CASE("primitives placed by origin and rotation are detected where the file puts them") {
+  // catches: a cylinder's axis not turned by `rotation`, a closed cylinder's base put at its centre
+  // less its whole length, box_size read as half extents, a box's rotation left out.
+  const TempDir dir;
+  const Scenario can = load(dir, scene(kBox + "origin = [1, 0, 0]\nrotation = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]\n"
+                                            "cylinder_radius = 0.05\ncylinder_length = 0.2\ncylinder_cavity = true\n", ""));
+  const ContactResult lid = detect_at(can, {1.095, 0, 0}, kTop);  // the lid at x = 1.1
+  CHECK(lid.in_contact());
+  CHECK(lid.indentation == doctest::Approx(0.005).epsilon(1e-9).scale(0));
+  CHECK(lid.normal.isApprox(-Eigen::Vector3d::UnitX()));
+  const Scenario box = load(dir, scene(kBox + "origin = [0, 0, 1]\nrotation = [[0, -1, 0], [1, 0, 0], [0, 0, 1]]\n"
+                                            "box_size = [0.2, 0.1, 0.05]\n", ""));
+  const ContactResult side = detect_at(box, {0, 0.109, 1});  // its long side turned onto world y: face at y = 0.1
+  CHECK(side.indentation == doctest::Approx(0.001).epsilon(1e-9).scale(0));
+  CHECK(side.normal.isApprox(Eigen::Vector3d::UnitY()));
+  const Scenario rod = load(dir, scene(kBox + "origin = [0, 0, 2]\nrotation = [[1, 0, 0], [0, 0, 1], [0, -1, 0]]\n"
+                                            "cylinder_radius = 0.02\ncylinder_length = 0.1\n", ""));
+  const ContactResult end = detect_at(rod, {0, 0.059, 2});  // its axis along world y: an end at y = 0.05
+  CHECK(end.indentation == doctest::Approx(0.001).epsilon(1e-9).scale(0));
+  CHECK(end.normal.isApprox(Eigen::Vector3d::UnitY()));
+  const ContactResult crest = detect_at(rod, {0, 0, 2.029});
+  CHECK(crest.indentation == doctest::Approx(0.001).epsilon(1e-9).scale(0));
+  CHECK(crest.normal.isApprox(Eigen::Vector3d::UnitZ()));
+}
+
 TEST_CASE("bad primitive and friction values name the file, the line and the field") {
   const TempDir dir;
   CHECK(error_of(dir, scene(kBox + "sphere_radius = -0.01\n", "")) ==

@@ -30,7 +30,6 @@ inline std::unique_ptr<Simulation> ball_simulation(const BallScene& scene, Analy
   spec.geometry = shape;
   spec.law = law;
   spec.friction = scene.friction;
-  spec.effective_mass = scene.mass;  // against the ground
   spec.initial_penetration_tolerance = tolerance;
   std::vector<ContactPair> pairs;
   pairs.emplace_back(spec);

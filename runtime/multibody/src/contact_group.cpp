@@ -60,10 +60,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
   c.law = group.law;
   c.initial_penetration_tolerance = group.initial_penetration_tolerance;
   c.max_damping_ratio = group.max_damping_ratio;
-  const auto mass = [&](int body) {
-    return body == kGround ? INFINITY : model.bodies[static_cast<std::size_t>(body)].mass;
-  };
-  c.effective_mass = 1 / (1 / mass(si.body) + 1 / mass(sj.body));
+  c.effective_mass = effective_mass(model, si.body, sj.body);
   c.friction = group.friction;
   if (group.stiffness_from_curvature) {
     if (!si.material || !sj.material)
@@ -80,7 +77,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
     c.geometry = f;
     return c;
   }
-  if (si.kind != Kind::sphere)
+  if (!can_pair(si.kind, sj.kind))
     throw std::invalid_argument("'" + si.name + "' with '" + sj.name +
                                 "': a table pairs with a table, a sphere (surface_i) with any surface");
   if (sj.kind == Kind::table) {

@@ -69,7 +69,8 @@ ContactForces ContactPair::forces(std::size_t k) const {
   const double K = std::visit([](const auto& l) { return l.stiffness; }, law);
   const double v_impact =
       std::max(impact_velocity(memory_of(k), contact),
-               critical_impact_velocity(law, contact.indentation, spec_.effective_mass, spec_.max_damping_ratio));
+               critical_impact_velocity(law, contact.indentation, spec_.effective_mass.value_or(INFINITY),
+                                        spec_.max_damping_ratio));
   f.normal = normal_force(law, contact.indentation, contact.indentation_rate, v_impact);
   f.elastic = K * std::pow(contact.indentation, n);
   f.elastic_energy = K * std::pow(contact.indentation, n + 1) / (n + 1);

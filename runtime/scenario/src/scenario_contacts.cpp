@@ -25,11 +25,9 @@ NormalLaw law_from(const Reader& r, const toml::table& t, const std::string& whe
 }
 
 void check_kinds(const ContactSurface& i, const ContactSurface& j) {
-  using Kind = ContactSurface::Kind;
-  if (i.kind == Kind::table && j.kind == Kind::table) return;
-  if (i.kind == Kind::sphere) return;
-  throw std::invalid_argument("pairs '" + i.name + "' with '" + j.name +
-                              "': a table pairs with a table, a sphere (surface_i) with any surface");
+  if (!can_pair(i.kind, j.kind))
+    throw std::invalid_argument("pairs '" + i.name + "' with '" + j.name +
+                                "': a table pairs with a table, a sphere (surface_i) with any surface");
 }
 
 }  // namespace

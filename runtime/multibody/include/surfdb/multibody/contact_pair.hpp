@@ -8,7 +8,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -70,9 +69,10 @@ struct ContactSpec {
   /// How deep the surfaces may start inside each other, m; unset: initial_penetration.hpp's default.
   std::optional<double> initial_penetration_tolerance{};
   /// The dissipative laws' damping stays within this multiple of critical for effective_mass, kg
-  /// (force_laws.hpp, critical_impact_velocity; no bound for an infinite mass).
+  /// (force_laws.hpp, critical_impact_velocity; no bound for an infinite mass). Unset, a
+  /// Simulation sets m_i m_j / (m_i + m_j) from its model's bodies (the ground's infinite).
   double max_damping_ratio = 1;
-  double effective_mass = std::numeric_limits<double>::infinity();
+  std::optional<double> effective_mass{};
 };
 
 struct ContactStatistics {
@@ -133,6 +133,10 @@ class ContactPair {
   bool active(std::size_t k) const;
   /// Forces at slot k of the last detect(), with the pair's laws and the point's impact memory.
   ContactForces forces(std::size_t k) const;
+  /// Sets the specification's effective mass where it is unset (the Simulation does, from its bodies).
+  void default_effective_mass(double kg) {
+    if (!spec_.effective_mass) spec_.effective_mass = kg;
+  }
   /// The normal law at a contact: the pair's, with the stiffness from the curvatures there when
   /// the specification asks for it.
   NormalLaw law_at(const ContactResult& contact) const;

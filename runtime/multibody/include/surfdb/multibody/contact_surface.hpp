@@ -41,4 +41,12 @@ struct ContactSurface {
   double bounding_radius() const;
 };
 
+/// Whether a surface of kind i (as surface_i) and one of kind j make a pair a detector takes: a
+/// table with a table (the common-normal solve), a sphere with anything (its centre projected on
+/// a table, or a closed form).
+inline bool can_pair(ContactSurface::Kind i, ContactSurface::Kind j) {
+  using Kind = ContactSurface::Kind;
+  return (i == Kind::table && j == Kind::table) || i == Kind::sphere;
+}
+
 }  // namespace surfdb

@@ -74,4 +74,7 @@ struct MultibodyModel {
   int constraint_count() const;
 };
 
+/// The reduced mass m_i m_j / (m_i + m_j) of two bodies, kg (kGround: infinite mass).
+double effective_mass(const MultibodyModel& model, int body_i, int body_j);
+
 }  // namespace surfdb

@@ -1,5 +1,6 @@
 #include "surfdb/multibody/simulation.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "surfdb/contact/contact_wrench.hpp"
@@ -9,7 +10,11 @@ namespace surfdb {
 
 Simulation::Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Stabilisation stabilisation)
     : model_(std::move(model)), dynamics_(model_, stabilisation), states_(model_.bodies.size()) {
-  for (ContactPair& p : pairs) contacts_.emplace_back(std::move(p));
+  find_joint_groups();
+  for (ContactPair& p : pairs) {
+    p.default_effective_mass(effective_mass(model_, p.spec().body_i, p.spec().body_j));
+    contacts_.emplace_back(std::move(p));
+  }
   power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
 }
@@ -18,6 +23,7 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
                        Stabilisation stabilisation)
     : model_(std::move(model)), dynamics_(model_, stabilisation), surfaces_(std::move(surfaces)),
       states_(model_.bodies.size()) {
+  find_joint_groups();
   contacts_.reserve(contacts.size());
   for (ContactGroupSpec& c : contacts) {
     contacts_.emplace_back(std::move(c), surfaces_, model_);
@@ -29,6 +35,53 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
   spheres_.resize(bounded_.size());
   power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
+}
+
+// Bodies joined by joints (to each other, not through the ground) form groups; a group whose joints
+// and drivers take all its 6 n freedoms moves as prescribed, whatever the forces.
+void Simulation::find_joint_groups() {
+  const std::size_t n = model_.bodies.size();
+  joint_group_.resize(n);
+  for (std::size_t b = 0; b < n; ++b) joint_group_[b] = static_cast<int>(b);
+  const auto root = [&](int b) {
+    while (joint_group_[static_cast<std::size_t>(b)] != b) b = joint_group_[static_cast<std::size_t>(b)];
+    return b;
+  };
+  for (const Joint& j : model_.joints)
+    if (j.body_i != kGround && j.body_j != kGround) joint_group_[static_cast<std::size_t>(root(j.body_i))] = root(j.body_j);
+  for (std::size_t b = 0; b < n; ++b) joint_group_[b] = root(static_cast<int>(b));
+  std::vector<int> freedom(n, 0);
+  for (std::size_t b = 0; b < n; ++b) freedom[static_cast<std::size_t>(joint_group_[b])] += 6;
+  const auto group_of = [&](const Joint& j) { return joint_group_[static_cast<std::size_t>(j.body_i != kGround ? j.body_i : j.body_j)]; };
+  for (const Joint& j : model_.joints) freedom[static_cast<std::size_t>(group_of(j))] -= constraint_count(j.type);
+  for (const Driver& d : model_.drivers) freedom[static_cast<std::size_t>(group_of(model_.joints[static_cast<std::size_t>(d.joint)]))] -= 1;
+  prescribed_.assign(n, 0);
+  for (std::size_t g = 0; g < n; ++g) prescribed_[g] = freedom[g] <= 0 && joint_group_[g] == static_cast<int>(g);
+}
+
+bool Simulation::jacobian_blocks(JacobianBlocks& blocks) const {
+  const std::size_t n = model_.bodies.size();
+  blocks.first.resize(n);
+  blocks.size.assign(n, kBodyStateSize);
+  blocks.affects.resize(n);
+  for (std::size_t b = 0; b < n; ++b) {
+    blocks.first[b] = static_cast<int>(b) * kBodyStateSize;
+    blocks.affects[b].clear();
+  }
+  const auto reach = [&](int from, int group) {  // from's columns reach every body of the group
+    for (std::size_t c = 0; c < n; ++c)
+      if (joint_group_[c] == group) blocks.affects[static_cast<std::size_t>(from)].push_back(static_cast<int>(c));
+  };
+  for (std::size_t b = 0; b < n; ++b) reach(static_cast<int>(b), joint_group_[b]);
+  for (const auto& [i, j] : in_play_)
+    for (const auto& [from, to] : {std::pair{i, j}, std::pair{j, i}})
+      if (from != kGround && to != kGround && !prescribed_[static_cast<std::size_t>(joint_group_[static_cast<std::size_t>(to)])])
+        reach(from, joint_group_[static_cast<std::size_t>(to)]);
+  for (std::vector<int>& a : blocks.affects) {
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+  }
+  return true;
 }
 
 void Simulation::update_body_states(const double* y) {
@@ -80,9 +133,11 @@ void Simulation::for_each_pair(Visit&& visit) {
 void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads) {
   update_body_states(y);
   std::fill(power_.begin(), power_.end(), 0.0);
+  in_play_.clear();
   for_each_pair([&](std::size_t c, int si, int sj) {
     ContactPair& pair = contacts_[c].pair(si, sj);
     const int i = pair.spec().body_i, j = pair.spec().body_j;
+    in_play_.emplace_back(i, j);
     const BodyState &bi = state_of(i), &bj = state_of(j);
     const std::span<const ContactResult> points = pair.detect(bi, bj);
     for (std::size_t p = 0; p < points.size(); ++p) {

@@ -33,6 +33,12 @@ class Simulation : public OdeSystem {
   int size() const override { return dynamics_.state_size() + static_cast<int>(contacts_.size()); }
   void derivative(double t, const double* y, double* ydot) override;
   void normalise(double* y) const override { dynamics_.normalise(y); }
+  /// A block per body (its 13 states); body b's columns reach the rows of the bodies joined to it
+  /// (its joint-connected group), and of those in contact pairs with it at the last evaluation and
+  /// their groups, unless a group's motion is prescribed (its joints and drivers leave it no
+  /// freedom: a driven race's acceleration does not depend on the forces on it). The contacts'
+  /// dissipated-energy states are in no block.
+  bool jacobian_blocks(JacobianBlocks& blocks) const override;
 
   /// After an accepted step at (t, y): detection at y, impact latching, outputs and statistics.
   void accept(double t, const double* y);
@@ -64,6 +70,7 @@ class Simulation : public OdeSystem {
   template <class Visit>
   void for_each_pair(Visit&& visit);
   void add_contact_loads(const double* y, std::vector<BodyLoad>& loads);
+  void find_joint_groups();
 
   MultibodyModel model_;
   Dynamics dynamics_;
@@ -76,6 +83,9 @@ class Simulation : public OdeSystem {
   std::vector<Aabb> boxes_;           // theirs, world
   std::vector<Sphere> spheres_;       // theirs, world (centre and radius)
   BoxGrid grid_;
+  std::vector<int> joint_group_;                // per body: its joint-connected group
+  std::vector<char> prescribed_;                // per joint group: no freedom left
+  std::vector<std::pair<int, int>> in_play_;    // bodies of the pairs evaluated at the last derivative()
   bool grouped_ = false;              // some contact takes its pairs from the broad phase
   std::size_t broad_phase_pairs_ = 0;
 };

@@ -272,7 +272,8 @@ void add_simulate_command(CLI::App& app) {
                 "instant, for ParaView");
   cmd->add_option("--animation-interval", args->animation_interval,
                   "With --animation: a frame at the output instants no closer than this, s (and the last); default every one")
-      ->check(positive_number());
+      ->check(positive_number())
+      ->needs("--animation");
   cmd->add_flag("--no-plots", args->no_plots, "Write no PNG plots");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress bar and no informational messages (warnings and errors still)");
   cmd->callback([args, cmd] { run(*args, *cmd); });

@@ -1,6 +1,7 @@
 // Variable-step integration with SUNDIALS CVODE: the variable-order Adams method (Gear type, as the
-// paper used) with fixed-point iteration, or BDF with Newton iteration and a dense
-// finite-difference Jacobian for stiff cases.
+// paper used) with fixed-point iteration, or BDF with Newton iteration for stiff cases: a dense
+// finite-difference Jacobian, by groups of columns where the system says which of its blocks reach
+// which rows (OdeSystem::jacobian_blocks), factorised by Eigen's partial-pivoting LU.
 #pragma once
 
 #include <memory>

@@ -42,7 +42,8 @@ AnalyticContact analytic_contact(const ContactSurface& i, const ContactSurface& 
       a.shape = Shape::cylinder_cavity;
       a.cylinder_cavity = {centre - 0.5 * j.length * axis, axis, j.radius, j.length};
       break;
-    case Kind::table: throw std::logic_error("analytic_contact: a table is not a primitive");
+    case Kind::table:
+    case Kind::mesh: throw std::logic_error("analytic_contact: a table or a mesh is not a primitive");
   }
   return a;
 }
@@ -68,6 +69,27 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
                                   "' and '" + sj.name + "'");
     c.curvature_stiffness = std::pair{*si.material, *sj.material};
   }
+  if (group.foundation) {
+    for (const ContactSurface* s : {&si, &sj})
+      if (!s->mesh)
+        throw std::invalid_argument("'" + s->name + "' is not a mesh or a table: the elastic foundation (polygonal " +
+                                    "model) needs a mesh or a table on both sides");
+    ArealMeshes m{si.mesh, sj.mesh, si.mount, sj.mount, *group.foundation};
+    if (m.law.stiffness == 0) {
+      if (!si.foundation_layer || !sj.foundation_layer)
+        throw std::invalid_argument("the elastic foundation between '" + si.name + "' and '" + sj.name +
+                                    "' needs foundation_stiffness, or foundation_modulus and layer_thickness on both");
+      const ElasticFoundation layers = ElasticFoundation::from_layers(
+          si.foundation_layer->first, si.foundation_layer->second, sj.foundation_layer->first, sj.foundation_layer->second);
+      m.law.stiffness = layers.stiffness;
+      m.law.master_share = layers.master_share;
+    }
+    c.geometry = m;
+    return c;
+  }
+  if (si.kind == Kind::mesh || sj.kind == Kind::mesh)
+    throw std::invalid_argument("'" + si.name + "' with '" + sj.name + "': a mesh takes part in the polygonal model " +
+                                "only (law = \"elastic_foundation\")");
   if (si.kind == Kind::table && sj.kind == Kind::table) {
     FreeformSurfaces f{si.tables, sj.tables, si.mount, sj.mount, {}};
     f.options.window_i = si.window;
@@ -187,6 +209,13 @@ void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyStat
   output_.normal_force += s.last_force;
   output_.elastic_energy += s.last_elastic_energy;
   if (s.points == 0) return;
+  if (const PolygonalContactResult* a = pair.areal()) {
+    output_.area += a->area;
+    output_.volume += a->volume;
+    output_.patches += a->patches;
+    output_.force += a->force_i;
+    output_.torque += a->torque_i;
+  }
   output_.max_indentation = std::max(output_.max_indentation, s.last.indentation);
   if (fixed_) statistics_.pairs_touched = 1;
   else if (touched_.insert(key(surface_i, surface_j)).second) ++statistics_.pairs_touched;

@@ -10,11 +10,19 @@ ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
     state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
   if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry))
     state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, s->options);
-  state_.memory.resize(state_.freeform ? state_.freeform->size() : std::get<AnalyticContact>(spec_.geometry).slots());
+  if (const auto* a = std::get_if<ArealMeshes>(&spec_.geometry))
+    state_.areal.emplace(a->mesh_i, a->mount_i, a->mesh_j, a->mount_j, a->law);
+  state_.memory.resize(state_.freeform ? state_.freeform->size()
+                       : state_.areal  ? 1
+                                       : std::get<AnalyticContact>(spec_.geometry).slots());
   state_.episodes.resize(state_.memory.size());
 }
 
 std::span<const ContactResult> ContactPair::detect(const BodyState& i, const BodyState& j) {
+  if (state_.areal) {
+    state_.areal->evaluate(i, j);
+    return {};
+  }
   if (state_.freeform) {
     state_.freeform->evaluate(i, j);
     return state_.freeform->results();
@@ -33,6 +41,7 @@ std::span<const ContactResult> ContactPair::detect(const BodyState& i, const Bod
 }
 
 std::span<const ContactResult> ContactPair::results() const {
+  if (state_.areal) return {};
   if (state_.freeform) return state_.freeform->results();
   return {analytic_.data(), state_.memory.size()};
 }
@@ -109,7 +118,46 @@ void ContactPair::inherit(std::size_t k, const std::span<const ContactResult> re
   episode.max_force = std::max(episode.max_force, forces(k).normal);
 }
 
+// An areal pair is one contact episode from the first step with elements to the first without;
+// its "indentation" is the deepest element's penetration.
+void ContactPair::accept_areal(double t, std::vector<ImpactRecord>& ended) {
+  const PolygonalContactResult& r = state_.areal->result();
+  ContactState& s = state_;
+  s.points = r.elements;
+  s.last_force = r.normal_force;
+  s.last_elastic_energy = r.elastic_energy;
+  s.last = ContactResult{};
+  ImpactMemory& m = s.memory[0];
+  if (!r.in_contact()) {
+    if (m.in_contact) end_episode(0, t, ended);
+    m.in_contact = false;
+    return;
+  }
+  double rate = 0;  // the elements' mean approach rate, weighted by area
+  for (const ContactElement& e : state_.areal->elements()) rate += e.area * e.penetration_rate;
+  rate /= r.area;
+  s.last.status = ContactStatus::touching;
+  s.last.indentation = r.max_penetration;
+  s.last.indentation_rate = rate;
+  s.last.point_i = s.last.point_j = r.centre;
+  if (!m.in_contact) {
+    m.in_contact = true;
+    m.impact_velocity = rate;
+    ++m.impacts;
+    s.episodes[0] = {t, NAN, rate, r.max_penetration, r.normal_force};
+  }
+  ImpactRecord& episode = s.episodes[0];
+  episode.max_indentation = std::max(episode.max_indentation, r.max_penetration);
+  episode.max_force = std::max(episode.max_force, r.normal_force);
+  ContactStatistics& stats = s.statistics;
+  stats.impacts = m.impacts;
+  stats.max_points = std::max(stats.max_points, s.points);
+  if (std::isnan(stats.first_contact_time)) stats.first_contact_time = t;
+  stats.max_indentation = std::max(stats.max_indentation, r.max_penetration);
+}
+
 void ContactPair::accept(double t, std::vector<ImpactRecord>& ended) {
+  if (state_.areal) return accept_areal(t, ended);
   const std::span<const ContactResult> results = this->results();
   ContactState& s = state_;
   ContactStatistics& stats = s.statistics;

@@ -5,6 +5,10 @@
 namespace surfdb {
 
 Eigen::Vector3d ContactSurface::bounding_centre() const {
+  if (kind == Kind::mesh) {
+    const MeshTree::Node& root = mesh->tree().root();
+    return mount.offset + mount.rotation * (0.5 * (root.lo + root.hi));
+  }
   if (kind != Kind::table) return mount.offset;
   return mount.offset + mount.rotation * (tables->meters_per_unit() * tables->bounding_centre());
 }
@@ -12,6 +16,7 @@ Eigen::Vector3d ContactSurface::bounding_centre() const {
 double ContactSurface::bounding_radius() const {
   switch (kind) {
     case Kind::table: return tables->meters_per_unit() * tables->bounding_radius();
+    case Kind::mesh: return 0.5 * (mesh->tree().root().hi - mesh->tree().root().lo).norm();
     case Kind::sphere: return radius;
     case Kind::box: return half_extents.norm();
     case Kind::cylinder:

@@ -26,6 +26,11 @@ double tolerance_of(const Simulation& sim, const ContactPair& pair) {
   for (int body : {spec.body_i, spec.body_j})
     if (body != kGround) mass = std::min(mass, sim.model().bodies[static_cast<std::size_t>(body)].mass);
   const double g = sim.model().gravity.norm();
+  if (const PolygonalContactResult* a = pair.areal()) {
+    // The foundation over the contact's present area carrying ten times the weight.
+    const double c = std::get<ArealMeshes>(spec.geometry).law.stiffness;
+    return kWeightFactor * mass * (g > 0 ? g : kStandardGravity) / (c * a->area);
+  }
   const NormalLaw law = pair.law_at(pair.state().last);
   return default_penetration_tolerance(std::visit([](const auto& l) { return l.stiffness; }, law),
                                        std::visit([](const auto& l) { return l.exponent; }, law), mass,

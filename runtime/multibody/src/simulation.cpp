@@ -140,6 +140,12 @@ void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads
     in_play_.emplace_back(i, j);
     const BodyState &bi = state_of(i), &bj = state_of(j);
     const std::span<const ContactResult> points = pair.detect(bi, bj);
+    if (const PolygonalContactResult* a = pair.areal()) {
+      power_[c] += a->dissipated_power;
+      if (i != kGround) loads[i].force += a->force_i, loads[i].torque += a->torque_i;
+      if (j != kGround) loads[j].force += a->force_j, loads[j].torque += a->torque_j;
+      return;
+    }
     for (std::size_t p = 0; p < points.size(); ++p) {
       if (!pair.active(p)) continue;
       const ContactResult& r = points[p];

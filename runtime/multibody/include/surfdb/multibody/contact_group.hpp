@@ -26,12 +26,16 @@ struct ContactGroupSpec {
   bool stiffness_from_curvature = false;  // Hertz K from the tables' curvatures and materials
   std::optional<double> initial_penetration_tolerance{};  // m; unset: initial_penetration.hpp's default
   double max_damping_ratio = 1;  // of the dissipative laws' damping to critical (ContactSpec)
+  /// Set: the polygonal model between meshes (or tables' grids) with this law, instead of point
+  /// contact; a stiffness of 0 is taken from the surfaces' foundation layers.
+  std::optional<ElasticFoundation> foundation{};
 };
 
 /// The pair specification of surfaces a (as i) and b (as j) under a group's laws, the effective
 /// mass m_i m_j / (m_i + m_j) from the model's bodies (the ground's infinite). Throws
 /// std::invalid_argument when the two cannot make a pair (same body, or kinds no detector takes:
-/// tables pair with tables, a sphere (i) with anything).
+/// tables pair with tables, a sphere (i) with anything but a mesh; under the elastic foundation,
+/// meshes and tables' grids with each other).
 ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces,
                       const MultibodyModel& model, int a, int b);
 
@@ -53,6 +57,10 @@ struct GroupOutput {
   double elastic_energy = 0;                         // J
   Eigen::Vector3d force = Eigen::Vector3d::Zero();   // N, world: on the bodies i
   Eigen::Vector3d torque = Eigen::Vector3d::Zero();  // N m, world: on the bodies i about their centres
+  // Areal (polygonal) pairs:
+  double area = 0;                                   // m^2, of the contact elements
+  double volume = 0;                                 // m^3, penetration volume
+  std::size_t patches = 0;                           // separate contact patches
 };
 
 class ContactGroup {

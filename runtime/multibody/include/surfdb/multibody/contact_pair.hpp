@@ -20,6 +20,7 @@
 #include "surfdb/contact/contact_manifold.hpp"
 #include "surfdb/contact/contact_primitives.hpp"
 #include "surfdb/contact/force_laws.hpp"
+#include "surfdb/contact/polygonal_contact.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
 
 namespace surfdb {
@@ -56,13 +57,22 @@ struct SphereOnTables {
   ContactOptions options{};
 };
 
+/// Two triangle meshes (or tables' grids), each placed in its body, in areal contact by the
+/// polygonal model with an elastic foundation; the mesh on body i is the master (its triangles
+/// are the contact elements).
+struct ArealMeshes {
+  std::shared_ptr<const TriangleMesh> mesh_i, mesh_j;
+  SurfaceMount mount_i{}, mount_j{};
+  ElasticFoundation law{};
+};
+
 /// What a contact is; read-only once the pair exists.
 struct ContactSpec {
   std::string name;
   std::string surface_i, surface_j;  // the surfaces' names, for outputs
   int body_i = kGround, body_j = kGround;
-  std::variant<FreeformSurfaces, AnalyticContact, SphereOnTables> geometry = AnalyticContact{};
-  NormalLaw law = Hertz{};
+  std::variant<FreeformSurfaces, AnalyticContact, SphereOnTables, ArealMeshes> geometry = AnalyticContact{};
+  NormalLaw law = Hertz{};           // point contacts (an areal pair's law is in its geometry)
   FrictionLaw friction = NoFriction{};
   /// When set, Hertz stiffness from the local mean curvatures at each evaluation (free-form).
   std::optional<std::pair<Material, Material>> curvature_stiffness{};
@@ -96,11 +106,13 @@ struct ImpactRecord {
 /// What a contact remembers during a run.
 struct ContactState {
   std::optional<FreeformManifold> freeform;  // free-form pairs: windows and warm starts per face pair
-  std::vector<ImpactMemory> memory;          // per slot
+  std::optional<PolygonalContact> areal;     // areal pairs: the evaluator and its buffers
+  std::vector<ImpactMemory> memory;          // per slot (an areal pair has one: the whole contact)
   std::vector<ImpactRecord> episodes;        // per slot: its impact under way (start NaN when none)
   ContactStatistics statistics{};
   ContactResult last{};            // at the last accepted step: the deepest point, else the nearest
-  std::size_t points = 0;          // contact points at the last accepted step
+                                   // (areal: the deepest penetration, at the force's centre)
+  std::size_t points = 0;          // contact points (areal: elements) at the last accepted step
   double last_force = 0;           // N, at the last accepted step: the sum over the points
   double last_elastic_energy = 0;  // J, at the last accepted step: the sum over the points
 };
@@ -123,9 +135,13 @@ class ContactPair {
   const ContactState& state() const { return state_; }
   /// The free-form detectors, or null for an analytic pair.
   const FreeformManifold* freeform() const { return state_.freeform ? &*state_.freeform : nullptr; }
+  /// The polygonal model's last evaluation, or null for a point-contact pair.
+  const PolygonalContactResult* areal() const { return state_.areal ? &state_.areal->result() : nullptr; }
+  const PolygonalContact* areal_contact() const { return state_.areal ? &*state_.areal : nullptr; }
 
   /// Contact detection at the given body states (moves the free-form storage windows): a result
-  /// per slot (one for an analytic pair, one per pair of faces for tables).
+  /// per slot (one for an analytic pair, one per pair of faces for tables; none for an areal
+  /// pair, whose forces and torques areal() gives whole).
   std::span<const ContactResult> detect(const BodyState& i, const BodyState& j);
   /// The results of the last detect(), a result per slot.
   std::span<const ContactResult> results() const;
@@ -151,6 +167,7 @@ class ContactPair {
   const ImpactMemory& memory_of(std::size_t k) const;
   void inherit(std::size_t k, const std::span<const ContactResult> results);
   void end_episode(std::size_t k, double t, std::vector<ImpactRecord>& ended);
+  void accept_areal(double t, std::vector<ImpactRecord>& ended);
 
   ContactSpec spec_;
   ContactState state_;

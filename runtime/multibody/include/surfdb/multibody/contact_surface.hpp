@@ -1,13 +1,15 @@
-// The surfaces of a scene, read-only: each placed in a body, a table set (one or more faces) or an
-// analytic shape (sphere, spherical cavity, plane, solid box, solid cylinder, closed cylindrical
-// cavity); and how two of them make a contact pair.
+// The surfaces of a scene, read-only: each placed in a body, a table set (one or more faces), a
+// triangle mesh or an analytic shape (sphere, spherical cavity, plane, solid box, solid cylinder,
+// closed cylindrical cavity); and how two of them make a contact pair.
 #pragma once
 
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/contact/triangle_mesh.hpp"
 #include "surfdb/contact/force_laws.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
 #include "surfdb/table/table_set.hpp"
@@ -15,7 +17,7 @@
 namespace surfdb {
 
 struct ContactSurface {
-  enum class Kind { table, sphere, cavity, plane, box, cylinder, cylinder_cavity };
+  enum class Kind { table, sphere, cavity, plane, box, cylinder, cylinder_cavity, mesh };
   std::string name;
   int body = kGround;
   /// Where the surface sits in its body (m, body axes): a table's frame; a sphere's, cavity's,
@@ -23,7 +25,10 @@ struct ContactSurface {
   SurfaceMount mount;
   Kind kind = Kind::table;
   std::shared_ptr<const TableSet> tables;  // table
-  WindowSize window{5, 5};                 // table: storage window per face, records
+  /// mesh; a table's grid as a mesh when a polygonal contact uses it (mesh_from_tables.hpp)
+  std::shared_ptr<const TriangleMesh> mesh;
+  /// The surface's elastic layer for the polygonal model: modulus K (Pa) and thickness b (m).
+  std::optional<std::pair<double, double>> foundation_layer;  WindowSize window{5, 5};                 // table: storage window per face, records
   Residency residency = Residency::direct_mapping;
   double radius = 0;                                   // sphere, cavity, cylinder, cylinder cavity: m
   double length = 0;                                   // cylinder, cylinder cavity: m, along the mount's z
@@ -41,12 +46,13 @@ struct ContactSurface {
   double bounding_radius() const;
 };
 
-/// Whether a surface of kind i (as surface_i) and one of kind j make a pair a detector takes: a
-/// table with a table (the common-normal solve), a sphere with anything (its centre projected on
-/// a table, or a closed form).
+/// Whether a surface of kind i (as surface_i) and one of kind j make a pair a point-contact
+/// detector takes: a table with a table (the common-normal solve), a sphere with anything but a
+/// mesh (its centre projected on a table, or a closed form). Meshes, and tables as meshes, pair
+/// with each other under the polygonal model.
 inline bool can_pair(ContactSurface::Kind i, ContactSurface::Kind j) {
   using Kind = ContactSurface::Kind;
-  return (i == Kind::table && j == Kind::table) || i == Kind::sphere;
+  return (i == Kind::table && j == Kind::table) || (i == Kind::sphere && j != Kind::mesh);
 }
 
 }  // namespace surfdb

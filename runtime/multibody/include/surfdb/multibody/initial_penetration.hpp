@@ -2,7 +2,10 @@
 // error (a ball placed inside a wall would be shot out of it, or rattle through hundreds of
 // "impacts"), a shallower one a warning. The default tolerance is the indentation at which the
 // force law carries ten times the weight of the pair's lighter body, (10 m g / K)^(1/n) (standard
-// gravity when the scene has none); a contact's initial_penetration_tolerance replaces it.
+// gravity when the scene has none); for the polygonal model, the penetration at which the
+// foundation over the contact's area at t = 0 carries that weight, 10 m g / (c A). A contact's
+// initial_penetration_tolerance replaces either. (Meshes wholly inside each other do not cross
+// and go unseen by the polygonal model.)
 #pragma once
 
 #include <stdexcept>

@@ -3,11 +3,14 @@
 
 #include <BRepAdaptor_Surface.hxx>
 #include <BRepBuilderAPI_MakeFace.hxx>
+#include <BRepGProp.hxx>
 #include <BRepMesh_IncrementalMesh.hxx>
 #include <BRepPrimAPI_MakeBox.hxx>
 #include <BRepPrimAPI_MakeSphere.hxx>
 #include <BRepTools.hxx>
 #include <BRep_Builder.hxx>
+#include <GProp_GProps.hxx>
+#include <STEPControl_Reader.hxx>
 #include <StlAPI_Writer.hxx>
 #include <TopExp_Explorer.hxx>
 #include <TopoDS.hxx>
@@ -23,6 +26,8 @@ using namespace surfdb;
 using surfdb::test::TempDir;
 
 namespace {
+
+const std::filesystem::path kCadDir = SURFDB_CAD_DIR;
 
 using Point = std::array<double, 3>;
 
@@ -241,4 +246,29 @@ TEST_CASE("a triangle soup: duplicates merged, degenerate triangles dropped, an 
   bad.triangles.push_back({m.triangles[0][0], m.triangles[0][1], 4});
   CHECK(mesh_quality(bad).non_manifold_edges == 1);
   CHECK(mesh_quality(bad).open_edges == 2);
+}
+
+TEST_CASE("real parts: closed, outward, and the volume OpenCASCADE computes from the exact B-rep") {
+  if (!std::filesystem::exists(kCadDir / "README.md")) {
+    MESSAGE("skipped: no CAD directory at " << kCadDir);
+    return;
+  }
+  // Parts that are one closed solid each: planes and cylinders, and B-spline faces.
+  for (const char* file : {"bug3883_xr2-ct-214_plate.stp", "xr1-tu-plt.stp", "xr1-tc-blt.stp"}) {
+    CAPTURE(file);
+    STEPControl_Reader reader;
+    REQUIRE(reader.ReadFile((kCadDir / file).c_str()) == IFSelect_RetDone);
+    reader.TransferRoots();
+    GProp_GProps props;
+    BRepGProp::VolumeProperties(reader.OneShape(), props);
+    const double exact = props.Mass();
+    const double D = 0.05;
+    const MeshResult r = mesh(CadModel::load(kCadDir / file), D);
+    CHECK(r.quality.closed());
+    CHECK(r.quality.consistent());
+    CHECK_FALSE(r.quality.flipped);
+    // Every triangle within D of its face: the volumes differ by at most the area times D.
+    CHECK(std::abs(r.quality.volume - exact) <= r.quality.area * D);
+    CHECK(r.quality.volume > 0);
+  }
 }

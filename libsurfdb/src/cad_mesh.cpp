@@ -87,7 +87,7 @@ void triangulate(const TopoDS_Shape& shape, const CadMeshOptions& o, const MeshP
 MeshResult finish(MeshData soup) {
   MeshResult r;
   const double tolerance = default_merge_tolerance(soup.vertices);
-  r.quality = make_mesh(soup, tolerance);
+  r.report = make_mesh(soup, tolerance);
   r.mesh = std::move(soup);
   return r;
 }

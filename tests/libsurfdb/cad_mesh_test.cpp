@@ -91,7 +91,7 @@ TEST_CASE("a box meshes closed and consistent, every triangle outward, reversed 
     reversed += model.face_info(f).orientation == FaceOrientation::reversed;
   REQUIRE(reversed > 0);  // the box has reversed faces, so turning them over is under test
   const MeshResult r = mesh(model, 0.1);
-  const MeshQuality& q = r.quality;
+  const MeshReport& q = r.report;
   CHECK(q.closed());
   CHECK(q.consistent());
   CHECK_FALSE(q.flipped);  // outward from the faces' own orientation, not from the volume's sign
@@ -111,7 +111,7 @@ TEST_CASE("a sphere meshes closed across its seam and poles, within the deflecti
   const double R = 10, D = 0.05;
   const CadModel model = saved(BRepPrimAPI_MakeSphere(gp_Pnt(5, -3, 2), R).Shape(), dir / "sphere.brep");
   const MeshResult r = mesh(model, D);
-  const MeshQuality& q = r.quality;
+  const MeshReport& q = r.report;
   CHECK(q.closed());
   CHECK(q.consistent());
   CHECK_FALSE(q.flipped);
@@ -126,8 +126,8 @@ TEST_CASE("a sphere meshes closed across its seam and poles, within the deflecti
   CHECK(q.area > 4 * pi * (R - D) * (R - D));
   // A finer deflection comes closer.
   const MeshResult fine = mesh(model, D / 4);
-  CHECK(fine.quality.closed());
-  CHECK(4 * pi * R * R * R / 3 - fine.quality.volume < (4 * pi * R * R * R / 3 - q.volume) / 2);
+  CHECK(fine.report.closed());
+  CHECK(4 * pi * R * R * R / 3 - fine.report.volume < (4 * pi * R * R * R / 3 - q.volume) / 2);
 }
 
 TEST_CASE("the same part and options give the same mesh") {
@@ -147,9 +147,9 @@ TEST_CASE("a face reversed in its part gives triangles facing the other way") {
     const CadModel model = saved(face, dir / (reverse ? "down.brep" : "up.brep"));
     REQUIRE((model.face_info(1).orientation == FaceOrientation::reversed) == reverse);
     const MeshResult r = mesh(model, 0.1, 1);
-    CHECK(r.quality.open_edges > 0);  // a face alone is open
-    CHECK(r.quality.consistent());
-    CHECK(r.quality.area == doctest::Approx(8).epsilon(1e-12));
+    CHECK(r.report.open_edges > 0);  // a face alone is open
+    CHECK(r.report.consistent());
+    CHECK(r.report.area == doctest::Approx(8).epsilon(1e-12));
     for (const auto& t : r.mesh.triangles) CHECK((normal_of(r.mesh, t)[2] > 0) == !reverse);
   }
 }
@@ -159,19 +159,19 @@ TEST_CASE("an open shell reports the edges of its hole") {
   const CadModel model = saved(open_box(), dir / "open.brep");
   REQUIRE(model.face_count() == 5);
   const MeshResult r = mesh(model, 0.1);
-  CHECK_FALSE(r.quality.closed());
-  CHECK(r.quality.open_edges == 4);  // the top's four sides, one segment each
-  CHECK(r.quality.consistent());
-  CHECK_FALSE(r.quality.flipped);  // no volume to judge by: an open mesh is never turned over
-  CHECK(r.quality.area == doctest::Approx(2 * (300 + 600) + 200).epsilon(1e-12));
+  CHECK_FALSE(r.report.closed());
+  CHECK(r.report.open_edges == 4);  // the top's four sides, one segment each
+  CHECK(r.report.consistent());
+  CHECK_FALSE(r.report.flipped);  // no volume to judge by: an open mesh is never turned over
+  CHECK(r.report.area == doctest::Approx(2 * (300 + 600) + 200).epsilon(1e-12));
 }
 
 TEST_CASE("one face of a part, and the errors of bad options") {
   TempDir dir;
   const CadModel model = saved(BRepPrimAPI_MakeBox(10, 20, 30).Shape(), dir / "box.brep");
   const MeshResult one = mesh(model, 0.1, 2);
-  CHECK(one.quality.triangles == 2);
-  CHECK(one.quality.open_edges == 4);
+  CHECK(one.report.triangles == 2);
+  CHECK(one.report.open_edges == 4);
   CHECK_THROWS_WITH_AS(mesh(model, 0.1, 7), doctest::Contains("face 7 does not exist (faces are 1..6)"), CadError);
   CHECK_THROWS_WITH_AS(mesh(model, 0), doctest::Contains("box.brep: the linear deflection must be a positive length"),
                        CadError);
@@ -193,12 +193,12 @@ TEST_CASE("an STL file written by OpenCASCADE reads back with its repeated verti
     const auto path = dir / (ascii ? "box_ascii.stl" : "box_binary.stl");
     REQUIRE(writer.Write(box, path.c_str()));
     const MeshResult r = read_stl_mesh(path);
-    CHECK(r.quality.vertices == 8);
-    CHECK(r.quality.triangles == 12);
-    CHECK(r.quality.closed());
-    CHECK(r.quality.consistent());
-    CHECK_FALSE(r.quality.flipped);
-    CHECK(r.quality.volume == doctest::Approx(6000).epsilon(1e-6));
+    CHECK(r.report.vertices == 8);
+    CHECK(r.report.triangles == 12);
+    CHECK(r.report.closed());
+    CHECK(r.report.consistent());
+    CHECK_FALSE(r.report.flipped);
+    CHECK(r.report.volume == doctest::Approx(6000).epsilon(1e-6));
     CHECK(inward_triangles(r.mesh, {0, 10, 16}) == 0);
     CHECK(r.mesh.source_kind == "stl");
     CHECK(r.mesh.source_name == path.filename().string());
@@ -207,8 +207,8 @@ TEST_CASE("an STL file written by OpenCASCADE reads back with its repeated verti
   BRepMesh_IncrementalMesh(ball, 0.01);
   REQUIRE(writer.Write(ball, (dir / "ball.stl").c_str()));
   const MeshResult r = read_stl_mesh(dir / "ball.stl");
-  CHECK(r.quality.closed());
-  CHECK(r.quality.consistent());
+  CHECK(r.report.closed());
+  CHECK(r.report.consistent());
   CHECK_THROWS_WITH_AS(read_stl_mesh(dir / "none.stl"), doctest::Contains("none.stl: no such file"), CadError);
 }
 
@@ -225,8 +225,8 @@ TEST_CASE("a triangle soup: duplicates merged, degenerate triangles dropped, an 
   m.vertices.push_back({0.5, 0.5, 1e-12});  // a sliver: corners 1, (0.5, 0.5), 2 are collinear
   m.triangles.push_back({1, 12, 2});
   m.triangles.push_back({0, 3, 1});  // two corners that merge (vertices 0 and 3 are both p[0])
-  CHECK_FALSE(mesh_quality(m).closed());
-  const MeshQuality q = make_mesh(m, 1e-9);
+  CHECK_FALSE(mesh_report(m).closed());
+  const MeshReport q = make_mesh(m, 1e-9);
   CHECK(q.vertices == 4);  // the sliver's middle vertex is used by no triangle left
   CHECK(q.triangles == 4);
   CHECK(q.degenerate_removed == 2);
@@ -239,13 +239,13 @@ TEST_CASE("a triangle soup: duplicates merged, degenerate triangles dropped, an 
 
   MeshData bad = m;  // one triangle turned: three of its edges run the same way as a neighbour's
   std::swap(bad.triangles[0][1], bad.triangles[0][2]);
-  CHECK(mesh_quality(bad).misoriented_edges == 3);
-  CHECK_FALSE(mesh_quality(bad).consistent());
+  CHECK(mesh_report(bad).misoriented_edges == 3);
+  CHECK_FALSE(mesh_report(bad).consistent());
   bad = m;  // a fin on an edge: three triangles on it
   bad.vertices.push_back({-1, -1, 0});
   bad.triangles.push_back({m.triangles[0][0], m.triangles[0][1], 4});
-  CHECK(mesh_quality(bad).non_manifold_edges == 1);
-  CHECK(mesh_quality(bad).open_edges == 2);
+  CHECK(mesh_report(bad).non_manifold_edges == 1);
+  CHECK(mesh_report(bad).open_edges == 2);
 }
 
 TEST_CASE("real parts: closed, outward, and the volume OpenCASCADE computes from the exact B-rep") {
@@ -264,11 +264,11 @@ TEST_CASE("real parts: closed, outward, and the volume OpenCASCADE computes from
     const double exact = props.Mass();
     const double D = 0.05;
     const MeshResult r = mesh(CadModel::load(kCadDir / file), D);
-    CHECK(r.quality.closed());
-    CHECK(r.quality.consistent());
-    CHECK_FALSE(r.quality.flipped);
+    CHECK(r.report.closed());
+    CHECK(r.report.consistent());
+    CHECK_FALSE(r.report.flipped);
     // Every triangle within D of its face: the volumes differ by at most the area times D.
-    CHECK(std::abs(r.quality.volume - exact) <= r.quality.area * D);
-    CHECK(r.quality.volume > 0);
+    CHECK(std::abs(r.report.volume - exact) <= r.report.area * D);
+    CHECK(r.report.volume > 0);
   }
 }

@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/formats/surface_set.hpp"
-#include "surfdb/libsurfdb/mesh_quality.hpp"
+#include "surfdb/libsurfdb/mesh_report.hpp"
 #include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {
@@ -120,7 +120,7 @@ void print_set_text(const nlohmann::ordered_json& j) {
 // A mesh file: its unit, source and counts, its extent and area, and whether it bounds a solid.
 nlohmann::ordered_json mesh_json(const std::filesystem::path& path) {
   const MeshData m = read_mesh_file(path);
-  const MeshQuality q = mesh_quality(m);
+  const MeshReport q = mesh_report(m);
   std::array<double, 3> lo = m.vertices[0], hi = m.vertices[0];
   for (const auto& p : m.vertices)
     for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);

@@ -73,7 +73,7 @@ MeshResult mesh_part(const MeshArgs& a) {
 }
 
 void print_report(const MeshResult& r, const MeshArgs& a) {
-  const MeshQuality& q = r.quality;
+  const MeshReport& q = r.report;
   const std::string unit = length_unit_name(r.mesh.length_unit);
   const auto yes = [](bool b) { return b ? "yes" : "no"; };
   std::printf("%-20s %s (%s)%s\n", "source", r.mesh.source_name.c_str(), r.mesh.source_kind.c_str(),
@@ -95,7 +95,7 @@ void print_report(const MeshResult& r, const MeshArgs& a) {
 
 // What keeps the mesh from bounding a solid, or "" when nothing does. A face alone is open by
 // nature, so --face allows open edges; --allow-open allows everything.
-std::string refusal(const MeshQuality& q, const MeshArgs& a) {
+std::string refusal(const MeshReport& q, const MeshArgs& a) {
   if (a.allow_open) return {};
   if (q.non_manifold_edges > 0)
     return count_of(q.non_manifold_edges, "edge") + " used by more than two triangles (non-manifold)";
@@ -111,7 +111,7 @@ void run(const MeshArgs& a, const CLI::App& cmd) {
   (void)resolve_output(a.output);  // a directory or device at -o is refused before the part is read
   const MeshResult r = mesh_part(a);
   print_report(r, a);
-  if (const std::string why = refusal(r.quality, a); !why.empty())
+  if (const std::string why = refusal(r.report, a); !why.empty())
     throw std::runtime_error("not writing " + a.output + ": " + why + "; --allow-open writes it anyway");
   write_mesh_file(a.output, r.mesh);
   std::printf("%-20s %s\n", "wrote", a.output.c_str());

@@ -8,7 +8,7 @@
 #include "surfdb/formats/integrity.hpp"
 #include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/formats/surface_set.hpp"
-#include "surfdb/libsurfdb/mesh_quality.hpp"
+#include "surfdb/libsurfdb/mesh_report.hpp"
 #include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {
@@ -39,7 +39,7 @@ void verify_set(const std::filesystem::path& dir) {
 // what its edges say: an open or inconsistent mesh is intact, only not a solid's boundary.
 void verify_mesh(const std::string& path) {
   const MeshData m = read_mesh_file(path);
-  const MeshQuality q = mesh_quality(m);
+  const MeshReport q = mesh_report(m);
   std::string shape = q.closed() && q.consistent() ? "closed and consistently oriented" : "";
   if (!q.closed()) shape = std::to_string(q.open_edges) + " open edges";
   if (q.non_manifold_edges) shape += (shape.empty() ? "" : ", ") + std::to_string(q.non_manifold_edges) + " non-manifold edges";

@@ -1,6 +1,6 @@
 // Triangle meshes of CAD parts and STL files, for the polygonal contact model: OpenCASCADE's
 // BRepMesh_IncrementalMesh triangulates the faces, which are joined into one mesh with outward
-// triangles (mesh_quality.hpp merges, cleans and judges it). No OpenCASCADE type crosses this header.
+// triangles (mesh_report.hpp merges, cleans and judges it). No OpenCASCADE type crosses this header.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 #include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
-#include "surfdb/libsurfdb/mesh_quality.hpp"
+#include "surfdb/libsurfdb/mesh_report.hpp"
 
 namespace surfdb {
 
@@ -27,7 +27,7 @@ struct CadMeshOptions {
 
 struct MeshResult {
   MeshData mesh;
-  MeshQuality quality;
+  MeshReport report;
   /// Faces BRepMesh gave no triangles (their area is missing from the mesh), ascending.
   std::vector<std::uint32_t> faces_without_triangles;
 };

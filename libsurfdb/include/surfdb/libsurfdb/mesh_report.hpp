@@ -12,7 +12,7 @@
 namespace surfdb {
 
 /// What a mesh is made of and whether it bounds a solid.
-struct MeshQuality {
+struct MeshReport {
   std::uint64_t triangles = 0;
   std::uint64_t vertices = 0;
   std::uint64_t open_edges = 0;          // used by one triangle: a boundary or a crack
@@ -31,14 +31,14 @@ struct MeshQuality {
 };
 
 /// Edges, area and volume of `mesh` as it is (nothing merged, removed or flipped).
-MeshQuality mesh_quality(const MeshData& mesh);
+MeshReport mesh_report(const MeshData& mesh);
 
 /// Makes a mesh of a triangle soup: vertices closer than `merge_tolerance` (length units, per
 /// coordinate) become the first of them, in input order, so equal input gives an equal mesh;
 /// triangles left with a repeated corner or with zero area (collinear corners) are removed; a
 /// closed, consistent mesh whose volume is negative is turned over (every triangle reversed).
-/// `mesh` holds the soup on entry and the result on return; the returned quality describes it.
-MeshQuality make_mesh(MeshData& mesh, double merge_tolerance);
+/// `mesh` holds the soup on entry and the result on return; the returned report describes it.
+MeshReport make_mesh(MeshData& mesh, double merge_tolerance);
 
 /// The tolerance make_mesh is given by this library: 1e-9 of the soup's bounding-box diagonal
 /// (far below any deflection a user asks for, far above the rounding of placed coordinates).

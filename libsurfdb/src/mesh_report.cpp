@@ -1,4 +1,4 @@
-#include "surfdb/libsurfdb/mesh_quality.hpp"
+#include "surfdb/libsurfdb/mesh_report.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -88,8 +88,8 @@ void drop_unused_vertices(MeshData& mesh) {
 
 }  // namespace
 
-MeshQuality mesh_quality(const MeshData& mesh) {
-  MeshQuality q;
+MeshReport mesh_report(const MeshData& mesh) {
+  MeshReport q;
   q.triangles = mesh.triangles.size();
   q.vertices = mesh.vertices.size();
   // Each use of an edge, keyed by its ends in ascending order, with the direction it is run in.
@@ -121,7 +121,7 @@ MeshQuality mesh_quality(const MeshData& mesh) {
   return q;
 }
 
-MeshQuality make_mesh(MeshData& mesh, double merge_tolerance) {
+MeshReport make_mesh(MeshData& mesh, double merge_tolerance) {
   const std::vector<std::uint32_t> index = merge_vertices(mesh.vertices, merge_tolerance);
   std::vector<Triangle> kept;
   kept.reserve(mesh.triangles.size());
@@ -136,7 +136,7 @@ MeshQuality make_mesh(MeshData& mesh, double merge_tolerance) {
   const std::uint64_t removed = mesh.triangles.size() - kept.size();
   mesh.triangles = std::move(kept);
   drop_unused_vertices(mesh);
-  MeshQuality q = mesh_quality(mesh);
+  MeshReport q = mesh_report(mesh);
   q.degenerate_removed = removed;
   if (q.closed() && q.consistent() && q.volume < 0) {
     for (Triangle& t : mesh.triangles) std::swap(t[1], t[2]);

@@ -5,6 +5,8 @@
 #include <BRep_Builder.hxx>
 #include <BRep_Tool.hxx>
 #include <IMeshTools_Parameters.hxx>
+#include <Message.hxx>
+#include <Message_Messenger.hxx>
 #include <Message_ProgressIndicator.hxx>
 #include <Message_ProgressScope.hxx>
 #include <Poly_Triangulation.hxx>
@@ -15,6 +17,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <mutex>
 #include <string>
 
 #include "cad_model_faces.hpp"
@@ -36,6 +39,13 @@ class ProgressRelay final : public Message_ProgressIndicator {
   const MeshProgress& progress_;
   std::uint64_t last_ = UINT64_MAX;
 };
+
+// OpenCASCADE's readers report on standard output by default; surfdb's commands own that stream
+// (CadModel::load does the same for the CAD readers).
+void silence_occt_messages() {
+  static std::once_flag once;
+  std::call_once(once, [] { Message::DefaultMessenger()->ChangePrinters().Clear(); });
+}
 
 void check_options(const CadMeshOptions& o, const std::string& part) {
   if (!(o.linear_deflection > 0) || !std::isfinite(o.linear_deflection))
@@ -135,6 +145,8 @@ MeshResult read_stl_mesh(const std::filesystem::path& path) {
   if (!std::filesystem::exists(status)) throw CadError(name + ": no such file");
   if (!std::filesystem::is_regular_file(status)) throw CadError(name + ": not a regular file");
   if (!std::ifstream(path)) throw CadError(name + ": cannot open for reading");
+  if (std::filesystem::file_size(path, ec) == 0) throw CadError(name + ": file is empty");
+  silence_occt_messages();
   Handle(Poly_Triangulation) t;
   try {
     t = RWStl::ReadFile(path.c_str());

@@ -108,6 +108,9 @@ PY
 json_check "an STL's mesh" "$dir/tet.json" 'j["vertices"] == 4 and j["triangles"] == 4 and j["closed"]' \
   'abs(j["volume"] - 1000 / 6) < 1e-9' 'j["source"]["kind"] == "stl"'
 if "$surfdb" mesh "$dir/inside_out.stl" -o "$dir/io.mesh" | grep -q "^turned_over  *yes"; then ok; else bad "inside-out STL turned over"; fi
+echo "not an STL file" >"$dir/junk.stl"
+expect_error "an unreadable STL" "junk.stl: OpenCASCADE cannot read this as an STL file" "$surfdb" mesh "$dir/junk.stl" -o "$dir/x.mesh"
+[ -s "$dir/out" ] && bad "an unreadable STL: OpenCASCADE wrote to standard output: $(cat "$dir/out")"
 expect_usage "--deflection with an STL" "--deflection does not apply to an STL file" \
   "$surfdb" mesh "$dir/tet.stl" --deflection 0.1 -o "$dir/x.mesh"
 

@@ -65,6 +65,9 @@ bool append_face(const TopoDS_Face& face, MeshData& soup) {
   if (t.IsNull() || t->NbTriangles() == 0) return false;
   const gp_Trsf placement = location.Transformation();
   const bool turn = (face.Orientation() == TopAbs_REVERSED) != placement.IsNegative();
+  if (soup.vertices.size() + static_cast<std::uint64_t>(t->NbNodes()) > kMaxMeshElements)
+    throw CadError(soup.source_name + ": more than " + std::to_string(kMaxMeshElements) +
+                   " vertices, more than a mesh file holds; use a larger deflection");
   const auto base = static_cast<std::uint32_t>(soup.vertices.size());
   for (int n = 1; n <= t->NbNodes(); ++n) {
     const gp_Pnt p = location.IsIdentity() ? t->Node(n) : t->Node(n).Transformed(placement);
@@ -98,6 +101,8 @@ MeshResult finish(MeshData soup) {
   MeshResult r;
   const double tolerance = default_merge_tolerance(soup.vertices);
   r.report = make_mesh(soup, tolerance);
+  if (soup.triangles.empty())
+    throw CadError(soup.source_name + ": every triangle is degenerate (no area), so there is no mesh");
   r.mesh = std::move(soup);
   return r;
 }

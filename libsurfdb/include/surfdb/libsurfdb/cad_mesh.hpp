@@ -39,7 +39,8 @@ using MeshProgress = std::function<void(std::uint64_t done, std::uint64_t total)
 /// degenerate triangles and orients every triangle out of the material (reversed faces turned
 /// over; a closed, consistent mesh whose volume comes out negative turned over whole). The
 /// faces' triangulations in `model` are replaced. Throws CadError for a deflection or angle that
-/// is not positive and finite, a face that does not exist, or a part where no face gives a triangle.
+/// is not positive and finite, a face that does not exist, or a part where no face gives a triangle
+/// (or every triangle is degenerate).
 MeshResult mesh_cad_model(const CadModel& model, const CadMeshOptions& options, const MeshProgress& progress = {});
 
 /// Reads an ASCII or binary STL file with OpenCASCADE (RWStl), merges its repeated vertices and

@@ -25,9 +25,10 @@ struct MeshReport {
   double volume = 0;
   bool flipped = false;  // make_mesh turned every triangle over because the volume came out negative
 
-  /// Every edge shared by exactly two triangles that run along it in opposite directions.
+  /// No edge of more than two triangles, and the two triangles of every shared edge run along it
+  /// in opposite directions (open edges allowed).
   bool consistent() const { return misoriented_edges == 0 && non_manifold_edges == 0; }
-  bool closed() const { return open_edges == 0; }
+  bool closed() const { return open_edges == 0; }  // every edge has a triangle on each side
 };
 
 /// Edges, area and volume of `mesh` as it is (nothing merged, removed or flipped).

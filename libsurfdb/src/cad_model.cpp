@@ -31,6 +31,7 @@
 #include <fstream>
 #include <mutex>
 
+#include "cad_model_faces.hpp"
 #include "nurbs_text.hpp"
 #include "occt_face_source.hpp"
 
@@ -258,6 +259,8 @@ FaceInfo CadModel::face_info(std::uint32_t index) const {
 }
 
 Box3 CadModel::bounding_box(std::uint32_t index) const { return optimal_box(impl_->face(index)); }
+
+const TopoDS_Face& CadModelFaces::face(const CadModel& model, std::uint32_t index) { return model.impl_->face(index); }
 
 std::unique_ptr<SurfaceSource> CadModel::face(std::uint32_t index) const {
   const TopoDS_Face& face = impl_->face(index);

@@ -1,11 +1,13 @@
-// surfdb info: every header field of a surface database, or a summary of a surface set, as text
-// or JSON.
+// surfdb info: every header field of a surface database, or a summary of a surface set or of a
+// mesh file, as text or JSON.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/formats/surface_set.hpp"
+#include "surfdb/libsurfdb/mesh_report.hpp"
 #include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {
@@ -115,15 +117,46 @@ void print_set_text(const nlohmann::ordered_json& j) {
     std::printf("face %s left out: %s\n", s["face"].dump().c_str(), s["reason"].get<std::string>().c_str());
 }
 
+// A mesh file: its unit, source and counts, its extent and area, and whether it bounds a solid.
+nlohmann::ordered_json mesh_json(const std::filesystem::path& path) {
+  const MeshData m = read_mesh_file(path);
+  const MeshReport q = mesh_report(m);
+  std::array<double, 3> lo = m.vertices[0], hi = m.vertices[0];
+  for (const auto& p : m.vertices)
+    for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
+  nlohmann::ordered_json j;
+  j["mesh_file"] = path.string();
+  j["format_version"] = kMeshFormatVersion;
+  j["length_unit"] = length_unit_name(m.length_unit);
+  j["source"] = {{"kind", m.source_kind}, {"name", m.source_name}};
+  j["vertices"] = q.vertices;
+  j["triangles"] = q.triangles;
+  j["bounding_box"] = {{"min", lo}, {"max", hi}};
+  j["area"] = q.area;
+  j["open_edges"] = q.open_edges;
+  j["non_manifold_edges"] = q.non_manifold_edges;
+  j["misoriented_edges"] = q.misoriented_edges;
+  j["closed"] = q.closed();
+  j["consistent"] = q.consistent();
+  j["volume"] = q.closed() && q.consistent() ? nlohmann::json(q.volume) : nlohmann::json(nullptr);
+  return j;
+}
+
 }  // namespace
 
 void add_info_command(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("info", "Print the header of a surface database or summarise a surface set");
-  cmd->add_option("FILE", *file, "Surface database (.sdb) or surface set (.sdbs directory)")->required();
+  CLI::App* cmd = app.add_subcommand("info", "Print the header of a surface database or summarise a surface set or a mesh file");
+  cmd->add_option("FILE", *file, "Surface database (.sdb), surface set (.sdbs directory) or mesh file (.mesh)")->required();
   cmd->add_flag("--json", *json, "Print JSON instead of text");
   cmd->callback([file, json] {
+    if (is_mesh_file(*file) || std::filesystem::path(*file).extension() == ".mesh") {
+      const auto j = mesh_json(*file);
+      if (*json) std::printf("%s\n", j.dump(2).c_str());
+      else print_text(j);
+      return;
+    }
     if (is_surface_set_path(*file)) {
       const auto j = set_json(*file);
       if (*json) std::printf("%s\n", j.dump(2).c_str());

@@ -23,5 +23,6 @@ void add_query_command(CLI::App& app);
 void add_project_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_mesh_command(CLI::App& app);
 
 }  // namespace surfdb::cli

@@ -1,4 +1,4 @@
-// surfdb: convert CAD surfaces to surface databases, inspect, verify and query them, simulate.
+// surfdb: convert CAD surfaces to surface databases, inspect, verify and query them, mesh parts, simulate.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   surfdb::cli::add_project_command(app);
   surfdb::cli::add_export_command(app);
   surfdb::cli::add_simulate_command(app);
+  surfdb::cli::add_mesh_command(app);
   app.parse_complete_callback([&] { surfdb::cli::init_logging(verbose); });
   try {
     app.parse(argc, argv);

@@ -51,6 +51,7 @@ class CadModel {
   std::unique_ptr<SurfaceSource> face(std::uint32_t index) const;
 
  private:
+  friend struct CadModelFaces;  // the faces themselves, for meshing (src/cad_model_faces.hpp)
   struct Impl;
   std::shared_ptr<const Impl> impl_;
 };

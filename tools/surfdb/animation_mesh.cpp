@@ -182,6 +182,15 @@ void add_table_face(MeshBuilder& m, const Database& db, double meters_per_unit, 
   }
 }
 
+// A triangle mesh as it is, each triangle with its own three vertices and flat normal.
+void add_triangle_mesh(MeshBuilder& m, const TriangleMesh& mesh) {
+  for (std::size_t t = 0; t < mesh.size(); ++t) {
+    const Eigen::Vector3d& n = mesh.normal(t);
+    const std::uint32_t a = m.vertex(mesh.corner(t, 0), n), b = m.vertex(mesh.corner(t, 1), n);
+    m.triangle(a, b, m.vertex(mesh.corner(t, 2), n));
+  }
+}
+
 }  // namespace
 
 SurfaceMesh tessellate(const ContactSurface& surface, double plane_half_side, const MeshResolution& resolution) {
@@ -201,6 +210,7 @@ SurfaceMesh tessellate(const ContactSurface& surface, double plane_half_side, co
     case Kind::box: add_box(m, surface.half_extents); break;
     case Kind::cylinder: add_cylinder(m, surface.radius, surface.length, 1, resolution.around); break;
     case Kind::cylinder_cavity: add_cylinder(m, surface.radius, surface.length, -1, resolution.around); break;
+    case Kind::mesh: add_triangle_mesh(m, *surface.mesh); break;
   }
   return mesh;
 }

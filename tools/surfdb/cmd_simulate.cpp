@@ -64,6 +64,8 @@ class TimeSeries : public RunObserver {
         for (const char* c : {"_pairs", "_normal_force"}) header.append(",").append(g.name()).append(c);
       for (const char* c : {"_points", "_force_x", "_force_y", "_force_z", "_torque_x", "_torque_y", "_torque_z"})
         header.append(",").append(g.name()).append(c);
+      if (g.areal())
+        for (const char* c : {"_area", "_volume", "_patches"}) header.append(",").append(g.name()).append(c);
     }
     for (const Joint& j : sim.model().joints)
       for (const char* c : {"_reaction_x", "_reaction_y", "_reaction_z"}) header += "," + j.name + c;
@@ -93,6 +95,7 @@ class TimeSeries : public RunObserver {
       const GroupOutput& o = g.output();
       add(static_cast<double>(o.points));
       for (const auto& v : {o.force, o.torque}) add(v.x()), add(v.y()), add(v.z());
+      if (g.areal()) add(o.area), add(o.volume), add(static_cast<double>(o.patches));
     }
     for (std::size_t k = 0; k < sim.dynamics().joint_count(); ++k) {
       const Eigen::Vector3d f = sim.dynamics().joint_reaction(static_cast<int>(k)).force;
@@ -130,6 +133,7 @@ nlohmann::ordered_json contact_summary(const ContactGroup& g) {
   c["max_indentation"] = s.max_indentation;
   c["pairs_touched"] = s.pairs_touched;
   c["max_points"] = s.max_points;
+  if (g.areal()) c["max_area"] = s.max_area;
   nlohmann::ordered_json updates = nlohmann::ordered_json::object(), records = updates, outside = updates;
   if (const FreeformManifold* f = g.single() ? g.single()->freeform() : nullptr) {
     const ContactSpec& spec = g.single()->spec();

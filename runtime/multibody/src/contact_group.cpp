@@ -230,6 +230,7 @@ void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyStat
 }
 
 void ContactGroup::end_accept() {
+  statistics_.max_area = std::max(statistics_.max_area, output_.area);
   bool dropped = false;
   for (std::size_t e = 0; e < entries_.size(); ++e) {
     if (!entries_[e].pair || entries_[e].round == round_) continue;

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "scenario_keys.hpp"
@@ -21,14 +22,29 @@ NormalLaw law_from(const Reader& r, const toml::table& t, const std::string& whe
   if (name == "lankarani_nikravesh") return LankaraniNikravesh{stiffness, n, cr};
   if (name == "flores") return FloresEtAl{stiffness, n, cr};
   if (name == "gonthier") return Gonthier{stiffness, n, cr};
-  r.fail(*t.get("law"), where + ".law", "unknown law '" + name + "' (hertz, hunt_crossley, lankarani_nikravesh, flores, gonthier)");
+  r.fail(*t.get("law"), where + ".law",
+         "unknown law '" + name + "' (hertz, hunt_crossley, lankarani_nikravesh, flores, gonthier, elastic_foundation)");
 }
 
-void check_kinds(const ContactSurface& i, const ContactSurface& j) {
+void check_kinds(const ContactSurface& i, const ContactSurface& j, bool areal) {
+  using Kind = ContactSurface::Kind;
+  if (areal) {
+    for (const ContactSurface* s : {&i, &j})
+      if (s->kind != Kind::mesh && s->kind != Kind::table)
+        throw std::invalid_argument("pairs '" + i.name + "' with '" + j.name + "': law = \"elastic_foundation\" takes " +
+                                    "meshes and tables ('" + s->name + "' is a primitive)");
+    return;
+  }
   if (!can_pair(i.kind, j.kind))
     throw std::invalid_argument("pairs '" + i.name + "' with '" + j.name +
-                                "': a table pairs with a table, a sphere (surface_i) with any surface");
+                                "': a table pairs with a table, a sphere (surface_i) with any surface but a mesh; "
+                                "meshes pair under law = \"elastic_foundation\"");
 }
+
+// Keys of the point-contact laws, refused with the elastic foundation, and the other way round.
+constexpr std::array<const char*, 7> kPointLawKeys{"stiffness", "stiffness_from_curvature", "exponent", "restitution",
+                                                   "max_damping_ratio", "friction_model", "friction_velocities"};
+constexpr std::array<const char*, 3> kFoundationKeys{"foundation_stiffness", "damping", "damping_depth"};
 
 }  // namespace
 
@@ -37,6 +53,27 @@ void ScenarioReader::read_contact(const toml::table& t) {
   const std::string where = "contact '" + name + "'";
   r_.only(t, scenario_keys::kContact, where);
   ContactGroupSpec c{.name = name, .surfaces_i = matching(t, "surface_i", where), .surfaces_j = matching(t, "surface_j", where)};
+  if (t.get("initial_penetration_tolerance")) {
+    c.initial_penetration_tolerance = r_.number(t, "initial_penetration_tolerance", where);
+    if (*c.initial_penetration_tolerance < 0)
+      r_.fail(*t.get("initial_penetration_tolerance"), where + ".initial_penetration_tolerance", "must not be negative");
+  }
+  if (t.get("law") && t.get("law")->value_or(std::string()) == "elastic_foundation") {
+    c.foundation = read_foundation(t, where, c);
+    check_pairs(t, where, c);
+    for (const auto* side : {&c.surfaces_i, &c.surfaces_j})
+      for (int k : *side) {
+        try {
+          mesh_table_grid(k);
+        } catch (const std::exception& e) {
+          r_.fail(t, where, "surface '" + s_.surfaces[static_cast<std::size_t>(k)].name + "': " + e.what());
+        }
+      }
+    s_.contacts.push_back(std::move(c));
+    return;
+  }
+  for (const char* key : kFoundationKeys)
+    if (t.get(key)) r_.fail(*t.get(key), where + "." + key, "belongs to law = \"elastic_foundation\"");
   check_pairs(t, where, c);
   c.stiffness_from_curvature = t.get("stiffness_from_curvature") && t.get("stiffness_from_curvature")->value_or(false);
   double stiffness = 0;
@@ -51,11 +88,6 @@ void ScenarioReader::read_contact(const toml::table& t) {
   }
   c.law = law_from(r_, t, where, stiffness);
   c.max_damping_ratio = r_.positive(t, "max_damping_ratio", where, ContactGroupSpec{}.max_damping_ratio);
-  if (t.get("initial_penetration_tolerance")) {
-    c.initial_penetration_tolerance = r_.number(t, "initial_penetration_tolerance", where);
-    if (*c.initial_penetration_tolerance < 0)
-      r_.fail(*t.get("initial_penetration_tolerance"), where + ".initial_penetration_tolerance", "must not be negative");
-  }
   c.friction = read_friction(t, where);
   check_cavities(t, where, c);
   s_.contacts.push_back(std::move(c));
@@ -88,6 +120,37 @@ FrictionLaw ScenarioReader::read_friction(const toml::table& t, const std::strin
   if (!(v[0] >= 0 && v[1] > v[0]))
     r_.fail(*t.get("friction_velocities"), where + ".friction_velocities", "must be [v0, v1] with 0 <= v0 < v1, m/s");
   return CoulombAmbrosio{mu, v[0], v[1]};
+}
+
+// The polygonal model's law: the foundation's stiffness given, or from both sides' layers; areal
+// damping with its depth; regularised Coulomb friction.
+ElasticFoundation ScenarioReader::read_foundation(const toml::table& t, const std::string& where,
+                                                  const ContactGroupSpec& c) const {
+  for (const char* key : kPointLawKeys)
+    if (t.get(key)) r_.fail(*t.get(key), where + "." + key, "does not apply to law = \"elastic_foundation\"");
+  ElasticFoundation law;
+  if (t.get("foundation_stiffness")) {
+    law.stiffness = r_.positive(t, "foundation_stiffness", where);
+  } else {
+    for (const auto* side : {&c.surfaces_i, &c.surfaces_j})
+      for (int k : *side)
+        if (!s_.surfaces[static_cast<std::size_t>(k)].foundation_layer)
+          r_.fail(t, where, "the elastic foundation needs foundation_stiffness (N/m^3), or foundation_modulus and "
+                            "layer_thickness on both surfaces ('" + s_.surfaces[static_cast<std::size_t>(k)].name +
+                            "' has none)");
+  }
+  law.damping = r_.number(t, "damping", where, 0.0);
+  law.damping_depth = r_.number(t, "damping_depth", where, 0.0);
+  for (const char* key : {"damping", "damping_depth"})
+    if (t.get(key) && r_.number(t, key, where) < 0) r_.fail(*t.get(key), where + "." + key, "must not be negative");
+  if (t.get("friction")) {
+    law.friction = r_.number(t, "friction", where);
+    if (law.friction < 0) r_.fail(*t.get("friction"), where + ".friction", "must not be negative");
+    law.friction_velocity = r_.positive(t, "friction_velocity", where, law.friction_velocity);
+  } else if (t.get("friction_velocity")) {
+    r_.fail(*t.get("friction_velocity"), where + ".friction_velocity", "needs friction (mu)");
+  }
+  return law;
 }
 
 // A ball inside a cavity at t = 0 must fit in it: a cavity no larger than the ball (a radius, or a
@@ -141,9 +204,9 @@ void ScenarioReader::check_pairs(const toml::table& t, const std::string& where,
   try {
     for (const auto& [kind_i, a] : kinds_i)
       for (const auto& [kind_j, b] : kinds_j) {
-        check_kinds(all[static_cast<std::size_t>(a)], all[static_cast<std::size_t>(b)]);
+        check_kinds(all[static_cast<std::size_t>(a)], all[static_cast<std::size_t>(b)], c.foundation.has_value());
         if (in(c.surfaces_j, a) && in(c.surfaces_i, b))
-          check_kinds(all[static_cast<std::size_t>(b)], all[static_cast<std::size_t>(a)]);
+          check_kinds(all[static_cast<std::size_t>(b)], all[static_cast<std::size_t>(a)], c.foundation.has_value());
       }
   } catch (const std::invalid_argument& e) {
     r_.fail(t, where, e.what());

@@ -18,15 +18,16 @@ inline constexpr std::array<std::string_view, 8> kJoint{"name", "type", "body_i"
                                                         "reference_j"};
 inline constexpr std::array<std::string_view, 7> kDriver{"name", "joint", "type", "motion", "amplitude", "frequency",
                                                          "phase"};
-inline constexpr std::array<std::string_view, 18> kSurface{
+inline constexpr std::array<std::string_view, 22> kSurface{
     "name",      "body",           "table",           "sphere_radius",   "cavity_radius",  "cavity_cap_height",
     "plane_normal", "box_size",    "cylinder_radius", "cylinder_length", "cylinder_cavity", "origin",
-    "rotation",  "window",         "residency",       "faces",           "youngs_modulus", "poisson_ratio"};
-inline constexpr std::array<std::string_view, 14> kContact{
+    "rotation",  "window",         "residency",       "faces",           "youngs_modulus", "poisson_ratio",
+    "mesh",      "mesh_stride",    "foundation_modulus", "layer_thickness"};
+inline constexpr std::array<std::string_view, 17> kContact{
     "name",     "surface_i",         "surface_j",           "law",
     "stiffness", "stiffness_from_curvature", "exponent",   "restitution",
     "max_damping_ratio", "friction", "friction_model", "friction_velocity",
-    "friction_velocities", "initial_penetration_tolerance"};
+    "friction_velocities", "initial_penetration_tolerance", "foundation_stiffness", "damping", "damping_depth"};
 
 /// The keys of a top-level table by its name ("body" for [[body]]); empty for an unknown name.
 inline std::span<const std::string_view> of(std::string_view table) {

@@ -33,9 +33,12 @@ class ScenarioReader {
   void read_surface(const toml::table& t);
   void read_table(const toml::table& t, const std::string& where, ContactSurface& spec);
   void read_primitive(const toml::table& t, const std::string& where, ContactSurface& spec) const;
+  void read_mesh(const toml::table& t, const std::string& where, ContactSurface& spec);
+  void mesh_table_grid(int surface);
 
   void read_contact(const toml::table& t);
   FrictionLaw read_friction(const toml::table& t, const std::string& where) const;
+  ElasticFoundation read_foundation(const toml::table& t, const std::string& where, const ContactGroupSpec& c) const;
   std::vector<int> matching(const toml::table& t, const char* key, const std::string& where) const;
   void check_pairs(const toml::table& t, const std::string& where, const ContactGroupSpec& c) const;
   void check_cavities(const toml::table& t, const std::string& where, const ContactGroupSpec& c) const;
@@ -52,6 +55,8 @@ class ScenarioReader {
   std::vector<Pose> poses_;              // per body at t = 0
   std::map<std::string, int> surfaces_;  // index in s_.surfaces
   std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::shared_ptr<const TableSet>> tables_;
+  std::map<std::string, std::shared_ptr<const TriangleMesh>> meshes_;  // by canonical path
+  std::map<int, std::uint32_t> mesh_strides_;                           // per table surface given one
 };
 
 }  // namespace surfdb

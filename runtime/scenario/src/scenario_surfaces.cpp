@@ -1,15 +1,33 @@
-// [[surface]] entries: a table or surface set, or an analytic primitive, placed in a body.
+// [[surface]] entries: a table or surface set, a triangle mesh, or an analytic primitive, placed in a body.
 #include <limits>
 
 #include "scenario_keys.hpp"
 #include "scenario_reader.hpp"
+#include "surfdb/contact/mesh_from_tables.hpp"
+#include "surfdb/formats/error.hpp"
+#include "surfdb/formats/header.hpp"
+#include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/formats/surface_set.hpp"
 
 namespace surfdb {
 namespace {
 // The keys that say what a surface is: exactly one per [[surface]].
-constexpr std::array<const char*, 6> kShapeKeys{"table", "sphere_radius", "cavity_radius", "plane_normal", "box_size",
-                                                 "cylinder_radius"};
+constexpr std::array<const char*, 7> kShapeKeys{"table", "mesh", "sphere_radius", "cavity_radius", "plane_normal",
+                                                 "box_size", "cylinder_radius"};
+
+// A .mesh file's triangles in metres.
+std::shared_ptr<const TriangleMesh> load_mesh(const std::filesystem::path& file) {
+  const MeshData data = read_mesh_file(file);
+  const double scale = meters_per(data.length_unit);
+  std::vector<Eigen::Vector3d> vertices;
+  vertices.reserve(data.vertices.size());
+  for (const auto& v : data.vertices) vertices.emplace_back(scale * v[0], scale * v[1], scale * v[2]);
+  try {
+    return std::make_shared<const TriangleMesh>(std::move(vertices), data.triangles);
+  } catch (const std::invalid_argument& e) {
+    throw FormatError(file.string() + ": " + e.what());
+  }
+}
 }  // namespace
 
 void ScenarioReader::read_surface(const toml::table& t) {
@@ -24,9 +42,14 @@ void ScenarioReader::read_surface(const toml::table& t) {
   spec.mount.rotation = rotation_from(r_, t, "rotation", where);
   const auto shapes = std::count_if(kShapeKeys.begin(), kShapeKeys.end(), [&](const char* k) { return t.get(k) != nullptr; });
   if (shapes != 1)
-    r_.fail(t, where, "give exactly one of table, sphere_radius, cavity_radius, plane_normal, box_size, cylinder_radius");
+    r_.fail(t, where, "give exactly one of table, mesh, sphere_radius, cavity_radius, plane_normal, box_size, cylinder_radius");
   if (t.get("table")) read_table(t, where, spec);
+  else if (t.get("mesh")) read_mesh(t, where, spec);
   else read_primitive(t, where, spec);
+  if (t.get("mesh_stride") && spec.kind != ContactSurface::Kind::table)
+    r_.fail(*t.get("mesh_stride"), where + ".mesh_stride", "applies to a table only (its grid as a mesh)");
+  if (t.get("foundation_modulus") || t.get("layer_thickness"))
+    spec.foundation_layer = std::pair{r_.positive(t, "foundation_modulus", where), r_.positive(t, "layer_thickness", where)};
   if (t.get("youngs_modulus") || t.get("poisson_ratio"))
     spec.material = Material{r_.positive(t, "youngs_modulus", where), r_.number(t, "poisson_ratio", where)};
   surfaces_[name] = static_cast<int>(s_.surfaces.size());
@@ -73,6 +96,28 @@ void ScenarioReader::read_primitive(const toml::table& t, const std::string& whe
     if (t.get(key)) r_.fail(*t.get(key), where + "." + key, "applies to a table only");
 }
 
+void ScenarioReader::read_mesh(const toml::table& t, const std::string& where, ContactSurface& spec) {
+  spec.kind = ContactSurface::Kind::mesh;
+  const std::filesystem::path file = path_.parent_path() / r_.text(t, "mesh", where);
+  auto& shared = meshes_[std::filesystem::weakly_canonical(file).string()];
+  try {
+    if (!shared) shared = load_mesh(file);
+  } catch (const std::exception& e) {
+    r_.fail(*t.get("mesh"), where + ".mesh", e.what());
+  }
+  spec.mesh = shared;
+  for (const char* key : {"window", "residency", "faces"})
+    if (t.get(key)) r_.fail(*t.get(key), where + "." + key, "applies to a table only");
+}
+
+// A table in a polygonal contact gets its grid as a mesh (every mesh_stride-th line), once.
+void ScenarioReader::mesh_table_grid(int surface) {
+  ContactSurface& spec = s_.surfaces[static_cast<std::size_t>(surface)];
+  if (spec.mesh || spec.kind != ContactSurface::Kind::table) return;
+  const auto stride = mesh_strides_.count(surface) ? mesh_strides_.at(surface) : 1u;
+  spec.mesh = mesh_from_tables(*spec.tables, stride);
+}
+
 void ScenarioReader::read_table(const toml::table& t, const std::string& where, ContactSurface& spec) {
   spec.kind = ContactSurface::Kind::table;
   const std::filesystem::path file = path_.parent_path() / r_.text(t, "table", where);
@@ -106,6 +151,12 @@ void ScenarioReader::read_table(const toml::table& t, const std::string& where, 
   const std::string residency = r_.text(t, "residency", where, std::string("direct"));
   if (!residencies.count(residency)) r_.fail(*t.get("residency"), where + ".residency", "must be direct, copy or full");
   spec.residency = residencies.at(residency);
+  if (t.get("mesh_stride")) {
+    const double stride = r_.positive(t, "mesh_stride", where);
+    if (stride != std::floor(stride) || stride > 1e6)
+      r_.fail(*t.get("mesh_stride"), where + ".mesh_stride", "must be a whole number of grid lines, at least 1");
+    mesh_strides_[static_cast<int>(s_.surfaces.size())] = static_cast<std::uint32_t>(stride);
+  }
 }
 
 }  // namespace surfdb

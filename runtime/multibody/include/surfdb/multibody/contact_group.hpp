@@ -46,6 +46,7 @@ struct GroupStatistics {
   long impacts = 0;                   // contact episodes begun, summed over pairs
   std::size_t max_points = 0;         // the most contact points one pair held at once
   std::size_t pairs_touched = 0;      // distinct pairs that have touched
+  double max_area = 0;                // m^2, the largest contact area at an accepted step (areal pairs)
 };
 
 /// The group at the last accepted step, summed over its pairs.
@@ -72,6 +73,8 @@ class ContactGroup {
   ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces, const MultibodyModel& model);
 
   const std::string& name() const { return name_; }
+  /// Whether the group's pairs are areal (the polygonal model).
+  bool areal() const { return spec_.foundation.has_value() || (fixed_ && fixed_->areal()); }
   /// The fixed pair, or null for a group whose pairs come from the broad phase.
   const ContactPair* single() const { return fixed_ ? &*fixed_ : nullptr; }
   ContactPair* single() { return fixed_ ? &*fixed_ : nullptr; }

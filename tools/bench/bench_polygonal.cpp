@@ -322,9 +322,11 @@ int main(int argc, char** argv) {
                   f->elements, f->force);
     }
     if (r.simbody)
-      report.line("| %s | Simbody EF (realise %.1f us less the bare system's %.1f) | %.1f | | | | | | %.1f | %.2f |",
+      report.line("| %s | Simbody EF (realise %.1f us less the bare system's %.1f) | %.1f (%.1f-%.1f) | | | | | | %.1f | %.2f |",
                   cases[n].name.c_str(), r.simbody_time.median * 1e-3, r.simbody_bare.median * 1e-3,
-                  (r.simbody_time.median - r.simbody_bare.median) * 1e-3, r.simbody_elements, r.simbody_force);
+                  (r.simbody_time.median - r.simbody_bare.median) * 1e-3,
+                  (r.simbody_time.p10 - r.simbody_bare.median) * 1e-3, (r.simbody_time.p90 - r.simbody_bare.median) * 1e-3,
+                  r.simbody_elements, r.simbody_force);
   }
   report.line("");
   for (std::size_t n = 0; n < cases.size(); ++n) {

@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
       const PolygonalContactResult& r = contact.evaluate(c.path[k], c.slave_body, PolygonalContact::Search::brute_force);
       times.push_back(now_ns() - t0);
       row.brute.add(r);
-      row.brute_mismatch = std::max(row.brute_mismatch, std::abs(r.force_i.norm() - f_tree) / f_tree);
+      row.brute_mismatch = std::max(row.brute_mismatch, std::abs(r.force_i.norm() - f_tree) / std::max(f_tree, 1e-300));
     }
     row.brute.time = spread(times);
     row.brute.finish();

@@ -74,8 +74,14 @@ void PolygonalContact::find_segments(const Frames& f, Search search) {
     if (intersect_triangles(a, master_->normal(e), b, f.R * slave_->normal(s), segment.cut))
       segments_.push_back(segment);
   };
+  // A subtree's box wholly on one side of a leaf triangle's plane holds nothing it crosses.
+  const auto apart = [&](bool master_leaf, std::uint32_t t, const Eigen::Vector3d& centre, const Eigen::Vector3d& half) {
+    const Eigen::Vector3d n = master_leaf ? master_->normal(t) : Eigen::Vector3d(f.R * slave_->normal(t));
+    const Eigen::Vector3d on = master_leaf ? master_->corner(t, 0) : Eigen::Vector3d(f.R * slave_->corner(t, 0) + f.p);
+    return std::abs(n.dot(centre - on)) > n.cwiseAbs().dot(half);
+  };
   if (search == Search::tree) {
-    master_->tree().overlapping_leaves(slave_->tree(), f.R, f.p, pair_stack_, result_.pair_search, cross);
+    master_->tree().overlapping_leaves(slave_->tree(), f.R, f.p, pair_stack_, result_.pair_search, cross, apart);
     return;
   }
   for (std::uint32_t e = 0; e < master_->size(); ++e)
@@ -215,7 +221,7 @@ bool PolygonalContact::make_element(const Frames& f, std::uint32_t e, Search sea
       hit(s);
     }
   }
-  // The nearest slave triangle must face the element within kMaxFacingAngle, the line leaving
+  // The nearest slave triangle must face the element within 60 degrees, the line leaving
   // the slave through it (n_f . -n_e > 0).
   if (!std::isfinite(nearest) || slave_->normal(partner).dot(to - from) < kMinFacingCosine * f.reach) return false;
   const Eigen::Vector3d n_e = f.R_master * master_->normal(e);

@@ -43,11 +43,14 @@ class MeshTree {
 
   /// Visits every pair of leaves (triangle of this tree, triangle of `other`) whose boxes overlap
   /// once other's boxes are placed in this tree's frame by x_this = R x_other + p (each rotated
-  /// box enclosed in an axis-aligned one). visit(a, b) gets the two triangles.
-  template <class Visit>
+  /// box enclosed in an axis-aligned one). visit(a, b) gets the two triangles. Where one side is
+  /// a leaf and the other a subtree, apart(this_is_leaf, triangle, centre, half) may prune the
+  /// subtree by its box (centre and half sides, this tree's frame), e.g. when the box lies wholly
+  /// on one side of the triangle's plane: a large triangle's own box holds much of the other mesh.
+  template <class Visit, class Apart>
   void overlapping_leaves(const MeshTree& other, const Eigen::Matrix3d& R, const Eigen::Vector3d& p,
                           std::vector<std::pair<std::int32_t, std::int32_t>>& stack, TraversalCounts& counts,
-                          Visit&& visit) const;
+                          Visit&& visit, Apart&& apart) const;
 
   /// Visits every leaf whose box the segment from `from` to `to` (this tree's frame) crosses.
   template <class Visit>
@@ -61,10 +64,10 @@ class MeshTree {
   std::vector<Node> nodes_;
 };
 
-template <class Visit>
+template <class Visit, class Apart>
 void MeshTree::overlapping_leaves(const MeshTree& other, const Eigen::Matrix3d& R, const Eigen::Vector3d& p,
                                   std::vector<std::pair<std::int32_t, std::int32_t>>& stack,
-                                  TraversalCounts& counts, Visit&& visit) const {
+                                  TraversalCounts& counts, Visit&& visit, Apart&& apart) const {
   if (nodes_.empty() || other.nodes_.empty()) return;
   const Eigen::Matrix3d R_abs = R.cwiseAbs();
   stack.clear();
@@ -78,6 +81,10 @@ void MeshTree::overlapping_leaves(const MeshTree& other, const Eigen::Matrix3d& 
     const Eigen::Vector3d centre = R * (0.5 * (nb.lo + nb.hi)) + p;
     const Eigen::Vector3d half = R_abs * (0.5 * (nb.hi - nb.lo));
     if (((centre - half).array() > na.hi.array()).any() || ((centre + half).array() < na.lo.array()).any()) continue;
+    if (na.leaf() != nb.leaf() &&
+        (na.leaf() ? apart(true, na.triangle(), centre, half)
+                   : apart(false, nb.triangle(), Eigen::Vector3d(0.5 * (na.lo + na.hi)), Eigen::Vector3d(0.5 * (na.hi - na.lo)))))
+      continue;
     if (na.leaf() && nb.leaf()) {
       ++counts.triangle_tests;
       visit(na.triangle(), nb.triangle());

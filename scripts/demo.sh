@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the main job: convert sample parts, inspect, verify, query, project
 # and export them, then run the paper's slider-crank + cup + marble-ball demonstration, the
-# parts-in-contact scenes and the primitive scenes with their plots. Outputs go to out/
+# parts-in-contact scenes, the primitive scenes and the polygonal-contact scenes with their plots. Outputs go to out/
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
@@ -48,5 +48,13 @@ for scenario in billiard bearing bearing_axial stairs; do
     --animation-interval 0.02
   cat "$root/out/$scenario/summary.json"
 done
+step "polygonal contact (Hippmann 2003): the bouncing bubbles; a ball pressed into a socket, areal against point contact"
+"$root/samples/polygonal/prepare.sh" "$surfdb"
+"$surfdb" simulate "$root/samples/polygonal/bubbles.toml" -o "$root/out/bubbles" --animation --animation-interval 0.02
+cat "$root/out/bubbles/summary.json"
+"$surfdb" simulate "$root/samples/polygonal/socket_areal.toml" -o "$root/out/socket_areal" --animation --no-plots
+"$surfdb" simulate "$root/samples/polygonal/socket_hertz.toml" -o "$root/out/socket_hertz" --no-plots
+python3 "$root/tools/plots/plot_socket_pressure.py" "$root/out/socket_areal" "$root/out/socket_hertz" \
+  --foundation-stiffness 2e10 --relative-radius 4.95
 step "plots and summaries are in out/<scenario>/ (docs/demo.md explains them)"
 ls "$root/out/hertz"

@@ -1,12 +1,16 @@
 // The polygonal contact model in the multibody loop: a box on a floor, both meshes, against closed
 // forms: it settles at m g / (c A), bounces without losing energy when undamped, and slides to a
-// stop in v0^2 / (2 mu g) with friction, the energy it loses counted as dissipated.
+// stop in v0^2 / (2 mu g) with friction, the energy it loses counted as dissipated; and the demo's
+// ball in its cup on the tables' grids, against the Hertz run on the tables.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "../support/approx.hpp"
+#include "../support/cup_and_ball_demo.hpp"
 #include "../support/meshes.hpp"
+#include "surfdb/contact/mesh_from_tables.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
@@ -96,4 +100,37 @@ TEST_CASE("a box launched along the floor slides v0^2 / (2 mu g) and the kinetic
   // To 1e-3: friction at the base pitches the box a little, and the elements' springs along its
   // tilted normal are conservative only to second order in the tilt.
   CHECK(sim->mechanical_energy(y.data()) + sim->dissipated_energy(y.data()) == relative(e0, 1e-3));
+}
+
+TEST_CASE("the demo's ball drops into the cup's grid with the polygonal model when it does on the tables with Hertz") {
+  // Both runs as the demo: AB4 at 1 us, the Hertz law of paper Table 3. The foundation is matched
+  // to it by the impact's energy: with R* = R_b R_c / (R_c - R_b) = 12.5 mm, pi c R* d^3 / 3 =
+  // 2 K d^2.5 / 5 at the Hertz run's deepest indentation d = 5.911 um (docs/demo.md).
+  const double K = 5.0181e9, d_max = 5.911e-6, R_star = 0.0125;
+  const double c = 1.2 * K / (std::numbers::pi * R_star * std::sqrt(d_max));
+  const auto first_contact = [](ContactSpec spec, double& deepest) {
+    std::vector<ContactPair> pairs;
+    pairs.emplace_back(std::move(spec));
+    Simulation sim(test::cup_and_ball_model(), std::move(pairs));
+    std::vector<double> y = test::cup_and_ball_initial_state();
+    RunObserver none;
+    sim.run(y, {.end_time = 0.025, .integrator = IntegratorKind::ab4, .step = 1e-6}, none);
+    deepest = sim.contacts()[0].statistics().max_indentation;
+    return sim.contacts()[0].statistics().first_contact_time;
+  };
+  double hertz_depth = 0, areal_depth = 0;
+  const double hertz = first_contact(test::ball_cup_contact(true, Hertz{K, 1.5}), hertz_depth);
+  ContactSpec areal = test::ball_cup_contact(true, Hertz{K, 1.5});
+  const test::BallAndCup& t = test::ball_and_cup();
+  ElasticFoundation law;
+  law.stiffness = c;
+  areal.geometry = ArealMeshes{mesh_from_tables(*TableSet::single(t.ball), 2), mesh_from_tables(*TableSet::single(t.cup), 2),
+                               t.mount, t.mount, law};
+  const double polygonal = first_contact(areal, areal_depth);
+  MESSAGE("first contact: Hertz on the tables " << hertz << " s, polygonal on their grids " << polygonal
+                                                << " s; deepest " << hertz_depth << " m and " << areal_depth << " m");
+  CHECK(hertz == doctest::Approx(0.0180951).epsilon(1e-3));
+  CHECK(std::abs(polygonal - hertz) <= 1e-5);  // within one output interval of the demo
+  // Matched by energy, the polygonal impact goes as deep to the grids' chords (2.2 % here).
+  CHECK(areal_depth == relative(hertz_depth, 0.05));
 }

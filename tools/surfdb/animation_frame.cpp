@@ -129,6 +129,17 @@ void AnimationFrame::append_contact_point(int contact, const ContactResult& resu
   contact_of_.push_back(contact);
 }
 
+void AnimationFrame::append_element(int contact, const ContactElement& element) {
+  const auto append = [](std::vector<double>& to, const Eigen::Vector3d& v) {
+    to.insert(to.end(), v.data(), v.data() + 3);
+  };
+  append(contact_points_, element.point);
+  append(normal_forces_, element.normal_force * element.normal);
+  append(friction_forces_, element.friction_force);
+  indentations_.push_back(element.penetration);
+  contact_of_.push_back(contact);
+}
+
 const std::string& AnimationFrame::contacts(const Simulation& sim) {
   for (auto* v : {&contact_points_, &normal_forces_, &friction_forces_, &indentations_}) v->clear();
   contact_of_.clear();
@@ -137,6 +148,8 @@ const std::string& AnimationFrame::contacts(const Simulation& sim) {
       const std::span<const ContactResult> results = pair.results();
       for (std::size_t k = 0; k < results.size(); ++k)
         if (pair.active(k)) append_contact_point(static_cast<int>(c), results[k], pair.forces(k));
+      if (const PolygonalContact* areal = pair.areal_contact())
+        for (const ContactElement& e : areal->elements()) append_element(static_cast<int>(c), e);
     });
   const std::size_t n = indentations_.size();
   if (counting_.size() < n + 1) {

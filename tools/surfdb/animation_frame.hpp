@@ -43,6 +43,7 @@ class AnimationFrame {
   void make_surface_text(std::span<const std::int32_t> connectivity, std::span<const std::int32_t> surface_of,
                          std::span<const std::int32_t> body_of);
   void append_contact_point(int contact, const ContactResult& result, const ContactForces& forces);
+  void append_element(int contact, const ContactElement& element);  // a polygonal contact's element
 
   // Surfaces
   std::vector<Placement> placements_;

@@ -116,7 +116,7 @@ TEST_CASE("bad primitive and friction values name the file, the line and the fie
   CHECK(error_of(dir, scene(kBox + "box_size = [1, 1, 1]\ncylinder_length = 0.1\n", "")) ==
         "scene.toml:16: surface 'shape'.cylinder_length: applies to a cylinder (cylinder_radius) only");
   CHECK(error_of(dir, scene(kBox + "box_size = [1, 1, 1]\nsphere_radius = 0.1\n", "")) ==
-        "scene.toml:12: surface 'shape': give exactly one of table, sphere_radius, cavity_radius, plane_normal, "
+        "scene.toml:12: surface 'shape': give exactly one of table, mesh, sphere_radius, cavity_radius, plane_normal, "
         "box_size, cylinder_radius");
   // A ball inside a cavity too small for it, at t = 0.
   CHECK(error_of(dir, scene(kBox + "origin = [0, 0, 0.5]\ncavity_radius = 0.009\n", "")).starts_with(

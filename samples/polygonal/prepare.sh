@@ -25,7 +25,7 @@ sphere() {  # NAME RADIUS [--flip-normals]
 }
 
 mesh ball bubble 0.1        # 970 triangles, like the paper's bubbles of about 950
-mesh v_groove container 0.1 # a block with a 90-degree V-groove: its walls are four triangles
+mesh bowl container 1       # the hemispherical bowl (inner radius 60 mm), 740 triangles
 # The ball whole; the socket the half x >= 0 of its sphere (u from -pi/2 to pi/2), its normals
 # towards the centre. The scenarios turn the surface x axis down, so that the contact lies at
 # (u, v) = (0, 0), away from the parameterisation's poles (on the horizontal axis).

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "byte_fields.hpp"
 #include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
 
@@ -41,27 +42,12 @@ constexpr std::uint32_t kNormalsFlipped = 1u;                   // bit of the `s
 // du is rounded, and u0 + (u_points - 1) du then misses u1 by a few units in the last place.
 constexpr double kGridEndTolerance = 1e-9;
 
-template <class T>
-void put(std::uint8_t* b, std::size_t at, T value) {
-  std::memcpy(b + at, &value, sizeof(T));
-}
-
-template <class T>
-T get(const std::uint8_t* b, std::size_t at) {
-  T value;
-  std::memcpy(&value, b + at, sizeof(T));
-  return value;
-}
-
-void put_string(std::uint8_t* b, std::size_t at, std::size_t field, const std::string& s) {
-  std::memcpy(b + at, s.data(), std::min(s.size(), field - 1));  // always NUL-terminated
-}
+using bytes::get;
+using bytes::put;
+using bytes::put_string;
 
 std::string get_string(const std::uint8_t* b, std::size_t at, std::size_t field, const char* what) {
-  const auto* begin = reinterpret_cast<const char*>(b + at);
-  const std::size_t n = strnlen(begin, field);
-  if (n == field) throw FormatError(std::string("header field '") + what + "' is not terminated");
-  return std::string(begin, n);
+  return bytes::get_string(b, at, field, what, "header ");
 }
 
 std::uint64_t header_hash(const std::uint8_t* b) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <span>
 
+#include "byte_fields.hpp"
 #include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/temporary_file.hpp"
@@ -37,27 +38,12 @@ constexpr std::uint64_t kTriangleBytes = 3 * sizeof(std::uint32_t);  // a, b, c
 // The blocks are copied to and from MeshData's vectors whole.
 static_assert(sizeof(std::array<double, 3>) == kVertexBytes && sizeof(std::array<std::uint32_t, 3>) == kTriangleBytes);
 
-template <class T>
-void put(std::uint8_t* b, std::size_t at, T value) {
-  std::memcpy(b + at, &value, sizeof(T));
-}
-
-template <class T>
-T get(const std::uint8_t* b, std::size_t at) {
-  T value;
-  std::memcpy(&value, b + at, sizeof(T));
-  return value;
-}
-
-void put_string(std::uint8_t* b, std::size_t at, std::size_t field, const std::string& s) {
-  std::memcpy(b + at, s.data(), std::min(s.size(), field - 1));  // always NUL-terminated
-}
+using bytes::get;
+using bytes::put;
+using bytes::put_string;
 
 std::string get_string(const std::uint8_t* b, std::size_t at, std::size_t field, const char* what) {
-  const auto* begin = reinterpret_cast<const char*>(b + at);
-  const std::size_t n = strnlen(begin, field);
-  if (n == field) throw FormatError(std::string("bad mesh header: field '") + what + "' is not terminated");
-  return std::string(begin, n);
+  return bytes::get_string(b, at, field, what, "bad mesh header: ");
 }
 
 std::uint64_t header_hash(const std::uint8_t* b) {

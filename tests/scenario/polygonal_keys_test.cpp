@@ -8,6 +8,7 @@
 
 #include "../support/approx.hpp"
 #include "../support/meshes.hpp"
+#include "../support/scenario_text.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/multibody/initial_penetration.hpp"
@@ -43,21 +44,8 @@ std::string scene(const std::string& box_keys, const std::string& contact, doubl
          "law = \"elastic_foundation\"\n" + contact;
 }
 
-Scenario load(const TempDir& dir, const std::string& text) {
-  const std::filesystem::path path = dir / "scene.toml";
-  std::ofstream(path) << text;
-  return load_scenario(path);
-}
-
-std::string error_of(const TempDir& dir, const std::string& text) {
-  try {
-    load(dir, text);
-  } catch (const ScenarioError& e) {
-    const std::string m = e.what();
-    return m.substr(m.find("scene.toml"));
-  }
-  return "no error";
-}
+Scenario load(const TempDir& dir, const std::string& text) { return test::load_text(dir, text); }
+using test::error_of;
 
 double settled_depth(Scenario s) {
   const auto sim = make_simulation(s);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "../support/scenario_text.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/scenario/scenario.hpp"
 
@@ -22,22 +23,8 @@ std::string scene(const std::string& surfaces, const std::string& contact) {
          surfaces + "[[contact]]\nname = \"c\"\nsurface_i = \"ball\"\nsurface_j = \"shape\"\nstiffness = 1e8\n" + contact;
 }
 
-Scenario load(const TempDir& dir, const std::string& text) {
-  const std::filesystem::path path = dir / "scene.toml";
-  std::ofstream(path) << text;
-  return load_scenario(path);
-}
-
-// The error of loading `text`: "scene.toml:LINE: FIELD: what".
-std::string error_of(const TempDir& dir, const std::string& text) {
-  try {
-    load(dir, text);
-  } catch (const ScenarioError& e) {
-    const std::string m = e.what();
-    return m.substr(m.find("scene.toml"));
-  }
-  return "no error";
-}
+Scenario load(const TempDir& dir, const std::string& text) { return test::load_text(dir, text); }
+using test::error_of;
 
 const std::string kBox = "[[surface]]\nname = \"shape\"\nbody = \"ground\"\n";
 

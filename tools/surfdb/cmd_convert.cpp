@@ -5,6 +5,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "cad_input.hpp"
 #include "commands.hpp"
 #include "convert_set.hpp"
 #include "log.hpp"
@@ -107,16 +108,6 @@ void convert_one(const SurfaceSource& source, const ConvertOptions& options,
 void use_spacing(ConvertOptions& o, const SurfaceSource& source, const ConvertArgs& a) {
   o.grid = grid_for_spacing(source, a.spacing, a.max_grid);
   o.record = record_within(o.record, o.grid);
-}
-
-// The part, with what its reader lost or assumed logged as warnings (errors with --strict).
-CadModel load_part(const std::string& path, bool strict) {
-  CadModel model = CadModel::load(path);
-  for (const std::string& w : model.warnings()) {
-    if (strict) throw std::runtime_error(w + " (--strict)");
-    spdlog::warn("{}", w);
-  }
-  return model;
 }
 
 // One row per face; every row names the file's length unit and the unit of its area.

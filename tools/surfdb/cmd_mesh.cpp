@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cad_input.hpp"
 #include "commands.hpp"
 #include "log.hpp"
 #include "number_format.hpp"
@@ -45,15 +46,6 @@ void check_combinations(const MeshArgs& a, const CLI::App& cmd) {
   }
   if (!given("--deflection")) throw UsageError("--deflection D is required to mesh a CAD part");
   if (a.angle_degrees > 180) throw UsageError("--angle " + format_number(a.angle_degrees) + ": at most 180 degrees");
-}
-
-CadModel load_part(const std::string& path, bool strict) {
-  CadModel model = CadModel::load(path);
-  for (const std::string& w : model.warnings()) {
-    if (strict) throw std::runtime_error(w + " (--strict)");
-    spdlog::warn("{}", w);
-  }
-  return model;
 }
 
 MeshResult mesh_part(const MeshArgs& a) {

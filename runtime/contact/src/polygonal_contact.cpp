@@ -151,9 +151,13 @@ void PolygonalContact::walk_active_part(const Frames& f, Search search) {
   // triangles fence the walk in.
   for (std::size_t next = 0; next < queue_.size(); ++next) {
     const std::uint32_t e = queue_[next];
-    push_inner_neighbours(f, e);
     ContactElement element;
-    if (!make_element(f, e, search, element)) continue;
+    const Inside inside = make_element(f, e, search, element);
+    // A triangle reached across an edge goes on only if its own line finds it inside the slave:
+    // a wrong turn at a crossed triangle (near-coincident surfaces cross in many small loops)
+    // stops there instead of spreading over the whole mesh.
+    if (crossed_[e] == round_ || inside != Inside::no) push_inner_neighbours(f, e);
+    if (inside != Inside::element) continue;
     element_of_[e] = round_;
     elements_.push_back(element);
   }
@@ -199,7 +203,8 @@ std::size_t PolygonalContact::count_patches() {
   return patches;
 }
 
-bool PolygonalContact::make_element(const Frames& f, std::uint32_t e, Search search, ContactElement& element) {
+PolygonalContact::Inside PolygonalContact::make_element(const Frames& f, std::uint32_t e, Search search,
+                                                         ContactElement& element) {
   // The line from C_e inwards (-n_e) in the slave's frame; the nearest slave triangle it meets
   // must be one it leaves the slave through (n_f . line > 0) for C_e to lie inside.
   const Eigen::Vector3d from = f.R.transpose() * (master_->centroid(e) - f.p);
@@ -221,9 +226,12 @@ bool PolygonalContact::make_element(const Frames& f, std::uint32_t e, Search sea
       hit(s);
     }
   }
-  // The nearest slave triangle must face the element within 60 degrees, the line leaving
-  // the slave through it (n_f . -n_e > 0).
-  if (!std::isfinite(nearest) || slave_->normal(partner).dot(to - from) < kMinFacingCosine * f.reach) return false;
+  // Inside when the line leaves the slave through the nearest slave triangle (n_f . -n_e > 0); an
+  // element when that triangle also faces it within 60 degrees.
+  if (!std::isfinite(nearest)) return Inside::no;
+  const double facing = slave_->normal(partner).dot(to - from) / f.reach;
+  if (facing <= 0) return Inside::no;
+  if (facing < kMinFacingCosine) return Inside::yes;
   const Eigen::Vector3d n_e = f.R_master * master_->normal(e);
   element.triangle = e;
   element.partner = partner;
@@ -231,7 +239,7 @@ bool PolygonalContact::make_element(const Frames& f, std::uint32_t e, Search sea
   element.penetration = nearest * f.reach;
   element.normal = -n_e;
   element.point = f.R_master * master_->centroid(e) + f.p_master + law_.master_share * element.penetration * element.normal;
-  return true;
+  return Inside::element;
 }
 
 void PolygonalContact::apply_law(const BodyState& i, const BodyState& j, ContactElement& k) {

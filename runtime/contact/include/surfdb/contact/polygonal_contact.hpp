@@ -4,8 +4,9 @@
 // Per evaluation, in the master mesh's frame: the two bounding-volume trees are traversed against
 // each other in the meshes' relative pose; the leaf pairs' triangles are crossed (their segments
 // chained into intersection polygons); from the crossed master triangles a walk over the
-// half-edges goes inwards (across edges the slave does not cross, on the side behind the slave)
-// and finds the active surface part. Each of its triangles whose centroid C_e lies inside the
+// half-edges goes inwards (from a crossed triangle across the edges the slave does not cross, on
+// the side behind it; from any other triangle only while it lies inside the slave) and finds the
+// active surface part. Each of its triangles whose centroid C_e lies inside the
 // slave is a contact element k with area A_k = A_e, normal n_k = -n_e and penetration
 // u_k, the distance from C_e along -n_e to the slave triangle f that line leaves it through
 // (u_k = n_f . r_CeCf / (n_e . n_f) with the signs of docs/notation.md). Its force acts at
@@ -110,7 +111,8 @@ class PolygonalContact {
   void walk_active_part(const Frames& f, Search search);
   void push_inner_neighbours(const Frames& f, std::uint32_t e);
   std::size_t count_patches();
-  bool make_element(const Frames& f, std::uint32_t e, Search search, ContactElement& element);
+  enum class Inside { no, yes, element };  // a master triangle's centroid: outside, inside, inside and facing
+  Inside make_element(const Frames& f, std::uint32_t e, Search search, ContactElement& element);
   void apply_law(const BodyState& i, const BodyState& j, ContactElement& element);
   std::size_t count_polygons();
 

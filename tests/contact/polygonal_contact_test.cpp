@@ -1,10 +1,13 @@
 // The polygonal contact model against closed forms: a sphere pressed into an elastic foundation,
 // a box resting flat and tilted, two patches at once, the trees against brute force, and each
 // term of the element law (damping and its ramp, friction and its ramp, no adhesion, the
-// balance of forces and torques between the bodies).
+// balance of forces and torques between the bodies); and no allocation once warm.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <new>
 #include <numbers>
 #include <set>
 #include <utility>
@@ -114,6 +117,20 @@ TEST_CASE("a box resting flat carries c A delta and no torque; tilted, the resto
     // About y only the triangles' centroids, a third of a cell off the squares' centres, leave a
     // moment: a discretisation error of the order (cell / b)^2.
     CHECK(std::abs(about_bottom.y()) < 5e-3 * std::abs(closed_form));
+  }
+}
+
+TEST_CASE("a slender pin pushed deep into a plate's face carries c A delta however deep") {
+  // The plate's face is flat: its box has no depth, and an element's line must look as far as the
+  // pin's own box reaches.
+  const auto plate = test::square(0.04, 200).build();  // cells of 0.2 mm
+  const auto pin = test::box({1.2e-3, 1.2e-3, 0.02}, 1).build();
+  PolygonalContact contact(plate, {}, pin, {}, foundation(kC));
+  for (const double delta : {0.5e-3, 1.5e-3, 5e-3}) {
+    CAPTURE(delta);
+    const PolygonalContactResult& r = contact.evaluate(at(Eigen::Vector3d::Zero()), at({0, 0, 0.01 - delta}));
+    CHECK(r.elements == 2 * 6 * 6);
+    CHECK(r.force_j.z() == relative(kC * 1.44e-6 * delta, 1e-9));
   }
 }
 
@@ -228,4 +245,48 @@ TEST_CASE("the forces and torques on the two bodies balance about any point") {
   for (const ContactElement& e : contact.elements())
     about_i += (e.point - i.pose.r).cross(e.normal_force * e.normal + e.friction_force);
   CHECK(about_i.isApprox(r.torque_i, 1e-12));
+}
+
+// Counts the allocations made while `counting` is set (the replacement operators serve the whole
+// test program; they only count).
+namespace {
+std::atomic<long> allocations{0};
+std::atomic<bool> counting{false};
+}  // namespace
+
+// GCC takes free() in a replacement operator delete for a mismatch with operator new.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(std::size_t bytes) {
+  if (counting) ++allocations;
+  if (void* p = std::malloc(bytes ? bytes : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
+
+TEST_CASE("an evaluation allocates nothing once the buffers have grown to the contact") {
+  ElasticFoundation law = foundation(kC);
+  law.damping = 1e8;
+  law.friction = 0.3;
+  PolygonalContact contact(test::square(0.04, 60).build(), {}, test::icosphere(0.05, 4).build(), {}, law);
+  BodyState ball = at({0, 0, 0.05 - 1.2e-3});
+  ball.velocity = {0.1, 0, -0.1};
+  contact.evaluate(at(Eigen::Vector3d::Zero()), ball);  // the deepest: the buffers grow to it
+  const std::size_t warm = contact.result().elements;
+  allocations = 0;
+  counting = true;
+  std::size_t elements = 0;
+  for (int k = 0; k < 20; ++k) {
+    ball.pose.r = {1e-4 * k, -5e-5 * k, 0.05 - 1.2e-3 + 4e-5 * k};
+    elements += contact.evaluate(at(Eigen::Vector3d::Zero()), ball).elements;
+  }
+  counting = false;
+  CHECK(elements > 10 * warm / 2);
+  CHECK(allocations == 0);
+  counting = true;  // and the count works
+  ::operator delete(::operator new(16));
+  counting = false;
+  CHECK(allocations == 1);
 }

@@ -27,7 +27,6 @@ constexpr double kMinFacingCosine = 0.5;
 struct PolygonalContact::Frames {
   Eigen::Matrix3d R_master, R_slave, R;
   Eigen::Vector3d p_master, p_slave, p;
-  double reach = 0;  // m: how far an element's line looks for the slave (the overlap's diagonal)
 };
 
 PolygonalContact::PolygonalContact(std::shared_ptr<const TriangleMesh> master, SurfaceMount mount_master,
@@ -50,11 +49,6 @@ const PolygonalContactResult& PolygonalContact::evaluate(const BodyState& i, con
   elements_.clear();
   find_segments(f, search);
   if (!segments_.empty()) {
-    // The slave's root box in the master's frame, clipped to the master's: its diagonal bounds
-    // any penetration.
-    const MeshTree::Node &m = master_->tree().root(), &s = slave_->tree().root();
-    const Eigen::Vector3d c = f.R * (0.5 * (s.lo + s.hi)) + f.p, h = f.R.cwiseAbs() * (0.5 * (s.hi - s.lo));
-    f.reach = ((c + h).cwiseMin(m.hi) - (c - h).cwiseMax(m.lo)).cwiseMax(0.0).norm();
     result_.polygons = count_polygons();
     walk_active_part(f, search);
     for (ContactElement& element : elements_) apply_law(i, j, element);
@@ -143,8 +137,10 @@ void PolygonalContact::walk_active_part(const Frames& f, Search search) {
       crossing_slave_[s.master] = s.slave;
       queue_.push_back(s.master);
     }
-    for (const SegmentEnd& end : s.cut.ends)
+    for (const SegmentEnd& end : s.cut.ends) {
       if (end.on_first) crossed_edges_[s.master] |= static_cast<std::uint8_t>(1u << end.edge);
+      else if (end.other_edge >= 0) crossed_edges_[s.master] |= static_cast<std::uint8_t>(1u << end.other_edge);
+    }
   }
   // Inwards: from a crossed triangle across the edges the slave does not cross whose midpoint is
   // behind the crossing slave triangle; from a triangle inside, across every edge. The crossed
@@ -208,7 +204,15 @@ PolygonalContact::Inside PolygonalContact::make_element(const Frames& f, std::ui
   // The line from C_e inwards (-n_e) in the slave's frame; the nearest slave triangle it meets
   // must be one it leaves the slave through (n_f . line > 0) for C_e to lie inside.
   const Eigen::Vector3d from = f.R.transpose() * (master_->centroid(e) - f.p);
-  const Eigen::Vector3d to = from - f.reach * (f.R.transpose() * master_->normal(e));
+  const Eigen::Vector3d inwards = -(f.R.transpose() * master_->normal(e));
+  // The line ends where it leaves the slave's box: no exit through the slave lies beyond.
+  const MeshTree::Node& box = slave_->tree().root();
+  double length = INFINITY;
+  for (int k = 0; k < 3; ++k)
+    if (inwards[k] != 0) length = std::min(length, ((inwards[k] > 0 ? box.hi[k] : box.lo[k]) - from[k]) / inwards[k]);
+  if (!(length > 0)) return Inside::no;
+  length *= 1 + 1e-9;
+  const Eigen::Vector3d to = from + length * inwards;
   double nearest = INFINITY;
   std::uint32_t partner = 0;
   const auto hit = [&](std::uint32_t s) {
@@ -229,14 +233,14 @@ PolygonalContact::Inside PolygonalContact::make_element(const Frames& f, std::ui
   // Inside when the line leaves the slave through the nearest slave triangle (n_f . -n_e > 0); an
   // element when that triangle also faces it within 60 degrees.
   if (!std::isfinite(nearest)) return Inside::no;
-  const double facing = slave_->normal(partner).dot(to - from) / f.reach;
+  const double facing = slave_->normal(partner).dot(inwards);
   if (facing <= 0) return Inside::no;
   if (facing < kMinFacingCosine) return Inside::yes;
   const Eigen::Vector3d n_e = f.R_master * master_->normal(e);
   element.triangle = e;
   element.partner = partner;
   element.area = master_->area(e);
-  element.penetration = nearest * f.reach;
+  element.penetration = nearest * length;
   element.normal = -n_e;
   element.point = f.R_master * master_->centroid(e) + f.p_master + law_.master_share * element.penetration * element.normal;
   return Inside::element;

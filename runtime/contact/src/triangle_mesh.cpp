@@ -20,6 +20,10 @@ TriangleMesh::TriangleMesh(std::vector<Eigen::Vector3d> vertices,
     lo = lo.cwiseMin(vertices_[v]);
     hi = hi.cwiseMax(vertices_[v]);
   }
+  // Half-edges and tree nodes are int32, the polygons' keys hold a half-edge in 31 bits.
+  if (triangles.size() > 700'000'000u)
+    throw std::invalid_argument("the mesh has " + std::to_string(triangles.size()) +
+                                " triangles: at most 700,000,000 are supported");
   const double min_double_area = 1e-12 * (hi - lo).squaredNorm();
   triangles_.reserve(triangles.size());
   for (std::size_t t = 0; t < triangles.size(); ++t) {

@@ -83,6 +83,10 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
           si.foundation_layer->first, si.foundation_layer->second, sj.foundation_layer->first, sj.foundation_layer->second);
       m.law.stiffness = layers.stiffness;
       m.law.master_share = layers.master_share;
+    } else if (si.foundation_layer && sj.foundation_layer) {  // c given; the layers still share u
+      m.law.master_share = ElasticFoundation::from_layers(si.foundation_layer->first, si.foundation_layer->second,
+                                                          sj.foundation_layer->first, sj.foundation_layer->second)
+                               .master_share;
     }
     c.geometry = m;
     return c;

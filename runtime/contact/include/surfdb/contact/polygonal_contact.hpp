@@ -12,7 +12,7 @@
 // (u_k = n_f . r_CeCf / (n_e . n_f) with the signs of docs/notation.md). Its force acts at
 // C_k = C_e + c_F / (c_E + c_F) u_k n_k:
 //   normal   F_n = max(0, c A u + d A u' min(1, u / u_d))    (elastic foundation, areal damping, no adhesion)
-//   friction F_t = -mu F_n min(1, (v/v_e)(2 - v/v_e)) v_t / |v_t|   (regularised Coulomb, on the master)
+//   friction F_t = -mu F_n g(v) v_t / |v_t|, g = (v/v_e)(2 - v/v_e) below v_e, 1 above   (regularised Coulomb, on the master)
 // summed into a force and torque on each body. A pair may hold several patches. The evaluator is
 // the pair's mutable state: its buffers grow to the largest contact seen and are reused.
 #pragma once

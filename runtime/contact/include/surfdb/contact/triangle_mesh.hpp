@@ -35,7 +35,7 @@ class TriangleMesh {
   /// Builds the mesh from vertices (m) and triangles (vertex indices, counter-clockwise seen from
   /// outside: (b - a) x (c - a) points out). Triangles whose area is below 1e-12 of the squared
   /// bounding-box diagonal are left out (counted in quality()). Throws std::invalid_argument for a
-  /// non-finite vertex, an index out of range or no triangle left.
+  /// non-finite vertex, an index out of range, no triangle left or more than 700,000,000.
   TriangleMesh(std::vector<Eigen::Vector3d> vertices, std::span<const std::array<std::uint32_t, 3>> triangles);
 
   std::size_t size() const { return triangles_.size(); }

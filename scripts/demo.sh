@@ -54,7 +54,9 @@ step "polygonal contact (Hippmann 2003): the bouncing bubbles; a ball pressed in
 cat "$root/out/bubbles/summary.json"
 "$surfdb" simulate "$root/samples/polygonal/socket_areal.toml" -o "$root/out/socket_areal" --animation --no-plots
 "$surfdb" simulate "$root/samples/polygonal/socket_hertz.toml" -o "$root/out/socket_hertz" --no-plots
-python3 "$root/tools/plots/plot_socket_pressure.py" "$root/out/socket_areal" "$root/out/socket_hertz" \
+python=/usr/bin/python3  # Debian's, with python3-matplotlib (as surfdb simulate's plots)
+[ -x "$python" ] || python=python3
+"$python" "$root/tools/plots/plot_socket_pressure.py" "$root/out/socket_areal" "$root/out/socket_hertz" \
   --foundation-stiffness 2e10 --relative-radius 4.95
 step "plots and summaries are in out/<scenario>/ (docs/demo.md explains them)"
 ls "$root/out/hertz"

@@ -69,6 +69,10 @@ class TimeSeries : public RunObserver {
     }
     for (const Joint& j : sim.model().joints)
       for (const char* c : {"_reaction_x", "_reaction_y", "_reaction_z"}) header += "," + j.name + c;
+    for (const SurfaceJoint& j : sim.surface_joints())
+      for (const char* c : {"_force", "_gap", "_point_x", "_point_y", "_point_z", "_u_i", "_v_i", "_u_j", "_v_j",
+                            "_sliding_speed"})
+        header += "," + j.name() + c;
     header += ",energy_mechanical,energy_dissipated,constraint_violation\n";
     std::fputs(header.c_str(), out_.get());
   }
@@ -100,6 +104,13 @@ class TimeSeries : public RunObserver {
     for (std::size_t k = 0; k < sim.dynamics().joint_count(); ++k) {
       const Eigen::Vector3d f = sim.dynamics().joint_reaction(static_cast<int>(k)).force;
       add(f.x()), add(f.y()), add(f.z());
+    }
+    for (std::size_t k = 0; k < sim.surface_joints().size(); ++k) {
+      const SurfaceJoint& j = sim.surface_joints()[k];
+      const ContactResult& c = j.contact();
+      add(sim.surface_joint_force(k)), add(j.plane().phi);
+      add(c.point_j.x()), add(c.point_j.y()), add(c.point_j.z());
+      add(c.u_i), add(c.v_i), add(c.u_j), add(c.v_j), add(j.output().sliding_speed);
     }
     add(sim.mechanical_energy(y)), add(sim.dissipated_energy(y)), add(violation);
     line += "\n";
@@ -151,6 +162,27 @@ nlohmann::ordered_json contact_summary(const ContactGroup& g) {
   return c;
 }
 
+nlohmann::ordered_json surface_joint_summary(const Simulation& sim, const SurfaceJoint& s) {
+  const SurfaceJointStatistics& st = s.statistics();
+  const auto time_or_null = [](double t) { return std::isnan(t) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t); };
+  const auto finite_or_null = [](double x) { return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr); };
+  nlohmann::ordered_json j;
+  j["name"] = s.name();
+  j["surface_i"] = sim.surfaces()[static_cast<std::size_t>(s.spec().surface_i)].name;
+  j["surface_j"] = sim.surfaces()[static_cast<std::size_t>(s.spec().surface_j)].name;
+  j["lift_off_time"] = time_or_null(st.lift_off_time);
+  j["release_time"] = time_or_null(st.release_time);
+  j["min_force"] = finite_or_null(st.min_force);
+  j["max_force"] = finite_or_null(st.max_force);
+  j["max_gap"] = st.max_gap;
+  j["global_searches"] = st.global_searches;
+  j["jumps"] = st.jumps;
+  j["face_changes"] = st.face_changes;
+  j["solver_failures"] = st.solver_failures;
+  j["singular_steps"] = st.singular_steps;
+  return j;
+}
+
 void write_summary(const std::filesystem::path& file, const Simulation& sim, const RunStatistics& run,
                    const std::vector<double>& y) {
   nlohmann::ordered_json j;
@@ -165,6 +197,8 @@ void write_summary(const std::filesystem::path& file, const Simulation& sim, con
   const double final_energy = sim.mechanical_energy(y.data()), dissipated = sim.dissipated_energy(y.data());
   j["energy"] = {{"initial", energy0}, {"final", final_energy}, {"dissipated", dissipated},
                  {"drift_relative", std::abs(final_energy + dissipated - energy0) / std::abs(energy0)}};
+  j["surface_joints"] = nlohmann::json::array();
+  for (const SurfaceJoint& s : sim.surface_joints()) j["surface_joints"].push_back(surface_joint_summary(sim, s));
   j["constraint_drift"] = run.constraint_drift;
   std::uint64_t window_bytes = 0;
   for (const ContactGroup& g : sim.contacts())

@@ -57,6 +57,21 @@ void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j
   if (detectors_.size() > 1) merge();
 }
 
+ContactShapes FreeformManifold::shapes(std::size_t k) const {
+  return std::visit([](const auto& detector) { return detector.shapes(); }, detectors_[k]);
+}
+
+void FreeformManifold::request_global_search() {
+  for (auto& d : detectors_) std::visit([](auto& detector) { detector.request_global_search(); }, d);
+}
+
+void FreeformManifold::set_guess(std::size_t k, const ContactResult& r) {
+  std::visit([&](auto& detector) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(detector)>, FreeformContact>) detector.set_guess(r.u_i, r.v_i, r.u_j, r.v_j);
+    else detector.set_guess(r.u_j, r.v_j);
+  }, detectors_[k]);
+}
+
 namespace {
 void add(WindowStats& sum, const WindowStats& s) {
   sum.updates += s.updates;

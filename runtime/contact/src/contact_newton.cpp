@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace surfdb {
 
@@ -207,6 +208,9 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     case Outcome::singular: have_inverse_ = false, r.status = ContactStatus::singular; return r;
     case Outcome::no_convergence: have_inverse_ = false, r.status = ContactStatus::no_convergence; return r;
   }
+  const Eigen::Vector3d derivatives[10] = {wi.p_u, wi.p_v, wi.n_u, wi.n_v, wi.n, wj.p_u, wj.p_v, wj.n_u, wj.n_v, wj.n};
+  std::copy(std::begin(derivatives), std::end(derivatives), last_derivatives_);
+  last_rotation_ = frame_j.rotation;
   r.u_i = wi.table.u;
   r.v_i = wi.table.v;
   r.u_j = wj.table.u;
@@ -234,6 +238,13 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
   r.indentation_rate = -v_rel.dot(r.normal);
   r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
   return r;
+}
+
+ContactShapes FreeformContact::shapes() const {
+  const Eigen::Vector3d* d = last_derivatives_;
+  const Eigen::Matrix3d& R = last_rotation_;
+  return {R * shape_operator(d[0], d[1], d[2], d[3], d[4]) * R.transpose(),
+          R * shape_operator(d[5], d[6], d[7], d[8], d[9]) * R.transpose()};
 }
 
 ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState& body_j) {

@@ -29,6 +29,8 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   // A foot point clamped at the face's edge is a fine start for the next solve; a failed one is not.
   have_guess_ = p.converged || p.point.status == QueryStatus::outside_domain;
   u_ = p.point.u, v_ = p.point.v;
+  foot_ = p.point;
+  foot_rotation_ = R;
   r.u_j = p.point.u;
   r.v_j = p.point.v;
   r.normal = R * p.point.n;
@@ -53,6 +55,13 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   r.indentation_rate = -v_rel.dot(r.normal);
   r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
   return r;
+}
+
+ContactShapes SphereTableContact::shapes() const {
+  const Eigen::Matrix3d& R = foot_rotation_;
+  const Eigen::Vector3d n = R * foot_.n;
+  return {sphere_shape_operator(n, sphere_.radius),
+          shape_operator(R * (scale_ * foot_.dp_du), R * (scale_ * foot_.dp_dv), R * foot_.dn_du, R * foot_.dn_dv, n)};
 }
 
 }  // namespace surfdb

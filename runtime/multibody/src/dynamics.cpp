@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <cmath>
+#include <stdexcept>
 
 #include "surfdb/multibody/multibody_state.hpp"
 
@@ -29,6 +30,9 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
     touch(model.joints[static_cast<std::size_t>(d.joint)].body_j, row);
     ++row;
   }
+  first_surface_row_ = row;
+  surface_rows_.resize(model.surface_joints.size());
+  for (const SurfaceJointSpec& s : model.surface_joints) touch(s.body_i, row), touch(s.body_j, row), ++row;
   for (const std::vector<int>& rows : body_rows_) {
     const int nk = static_cast<int>(rows.size());
     body_jacobian_.emplace_back(nk, 6);
@@ -50,10 +54,21 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   ldlt_.compute(identity);
 }
 
+void Dynamics::evaluate_all_constraints(double t, const double* y) {
+  evaluate_constraints(model_, t, y, constraints_);
+  if (surface_rows_.empty()) return;
+  if (!surface_rows_fn_) throw std::logic_error("Dynamics: the model has surface joints but nothing gives their equations");
+  surface_rows_fn_(t, y, surface_rows_);
+  for (std::size_t k = 0; k < surface_rows_.size(); ++k) {
+    const SurfaceJointSpec& s = model_.surface_joints[k];
+    write_row(constraints_, first_surface_row_ + static_cast<int>(k), y, s.body_i, s.body_j, surface_rows_[k]);
+  }
+}
+
 void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFunction& loads) {
   for (BodyLoad& l : loads_) l = BodyLoad{};
   if (loads) loads(t, y, loads_);
-  evaluate_constraints(model_, t, y, constraints_);
+  evaluate_all_constraints(t, y);
 
   // Generalized velocities and forces, M^-1 Q, and Phi_z M^-1 body by body.
   for (int k = 0; k < body_count_; ++k) {
@@ -90,6 +105,9 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
         for (int c = 0; c <= a; ++c) schur_(rows[a], rows[c]) += Wk.row(a).dot(Jk.row(c));
       }
     }
+    // An inactive surface joint's row is zero: a unit diagonal gives it a zero multiplier.
+    for (std::size_t k = 0; k < surface_rows_.size(); ++k)
+      if (!surface_rows_[k].active) schur_(first_surface_row_ + static_cast<int>(k), first_surface_row_ + static_cast<int>(k)) = 1;
     // Symmetric positive definite when the equations are independent (scenarios refuse redundant
     // joints): Cholesky, with the pivoting LDLT only for a matrix that is not.
     llt_.compute(schur_);
@@ -156,7 +174,7 @@ double Dynamics::potential_energy(const double* y) const {
 }
 
 double Dynamics::position_violation(double t, const double* y) {
-  evaluate_constraints(model_, t, y, constraints_);
+  evaluate_all_constraints(t, y);
   return constraints_.phi.size() ? constraints_.phi.cwiseAbs().maxCoeff() : 0.0;
 }
 

@@ -30,16 +30,11 @@ Kin kinematics(const double* y, int body) {
   return k;
 }
 
-// One equation: its value, gamma, and its derivatives in world axes with respect to each body's
-// position r and rotation theta (delta theta = A delta pi').
-struct Row {
-  double phi = 0, gamma = 0;
-  Vector3d dr_i = Vector3d::Zero(), dth_i = Vector3d::Zero(), dr_j = Vector3d::Zero(), dth_j = Vector3d::Zero();
+using Row = ConstraintRow;
 
-  double rate(const Kin& i, const Kin& j) const {  // Phi_z zdot
-    return dr_i.dot(i.v) + dth_i.dot(i.w) + dr_j.dot(j.v) + dth_j.dot(j.w);
-  }
-};
+double rate(const Row& row, const Kin& i, const Kin& j) {  // Phi_z zdot
+  return row.dr_i.dot(i.v) + row.dth_i.dot(i.w) + row.dr_j.dot(j.v) + row.dth_j.dot(j.w);
+}
 
 // r_i + s_i - r_j - s_j = 0, component c.
 Row coincident(const Kin& i, const Kin& j, const Vector3d& si_body, const Vector3d& sj_body, int c) {
@@ -97,7 +92,7 @@ Row angle_driver(const Kin& i, const Kin& j, const Joint& joint, const DriverFun
   row.dth_i = s * a.dth_i - c * b.dth_i;
   row.dth_j = s * a.dth_j - c * b.dth_j;
   // Phi'' = Phi_z zdd - (s gamma_a - c gamma_b) + s'' A + 2 s' A' - c'' B - 2 c' B' = 0
-  row.gamma = s * a.gamma - c * b.gamma - (s_acc * a.phi + 2 * s_dot * a.rate(i, j) - c_acc * b.phi - 2 * c_dot * b.rate(i, j));
+  row.gamma = s * a.gamma - c * b.gamma - (s_acc * a.phi + 2 * s_dot * rate(a, i, j) - c_acc * b.phi - 2 * c_dot * rate(b, i, j));
   phi_t = s_dot * a.phi - c_dot * b.phi;
   return row;
 }
@@ -126,7 +121,24 @@ void write(ConstraintSet& out, int& row, const Kin& i, const Kin& j, const Row& 
   ++row;
 }
 
+Kin orientation_only(const double* y, int body) {  // what put() needs: the index and A
+  Kin k;
+  if (body == kGround) return k;
+  k.index = body;
+  k.A = body_view(y, body).orientation().toRotationMatrix();
+  return k;
+}
+
 }  // namespace
+
+void write_row(ConstraintSet& out, int row, const double* y, int body_i, int body_j, const ConstraintRow& r) {
+  out.jacobian.row(row).setZero();
+  if (!r.active) {
+    out.phi[row] = out.gamma[row] = out.phi_t[row] = 0;
+    return;
+  }
+  write(out, row, orientation_only(y, body_i), orientation_only(y, body_j), r, r.phi_t);
+}
 
 void evaluate_constraints(const MultibodyModel& model, double t, const double* y, ConstraintSet& out) {
   out.jacobian.setZero();

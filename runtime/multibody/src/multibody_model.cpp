@@ -19,7 +19,7 @@ int constraint_count(JointType type) {
 int MultibodyModel::constraint_count() const {
   int n = 0;
   for (const Joint& j : joints) n += surfdb::constraint_count(j.type);
-  return n + static_cast<int>(drivers.size());
+  return n + static_cast<int>(drivers.size() + surface_joints.size());
 }
 
 double effective_mass(const MultibodyModel& model, int body_i, int body_j) {

@@ -1,7 +1,10 @@
 #include "surfdb/multibody/simulation.hpp"
 
 #include <algorithm>
+#include <Eigen/LU>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "surfdb/contact/contact_wrench.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
@@ -10,11 +13,14 @@ namespace surfdb {
 
 Simulation::Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Stabilisation stabilisation)
     : model_(std::move(model)), dynamics_(model_, stabilisation), states_(model_.bodies.size()) {
+  if (!model_.surface_joints.empty())
+    throw std::invalid_argument("surface joints need the scene's surfaces: construct the simulation with them");
   find_joint_groups();
   for (ContactPair& p : pairs) {
     p.default_effective_mass(effective_mass(model_, p.spec().body_i, p.spec().body_j));
     contacts_.emplace_back(std::move(p));
   }
+  idle_.assign(contacts_.size(), 0);
   power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
 }
@@ -35,6 +41,27 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
   spheres_.resize(bounded_.size());
   power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
+  make_surface_joints();
+}
+
+void Simulation::make_surface_joints() {
+  idle_.assign(contacts_.size(), 0);
+  surface_joints_.reserve(model_.surface_joints.size());
+  for (const SurfaceJointSpec& spec : model_.surface_joints) {
+    surface_joints_.emplace_back(spec, surfaces_, model_);
+    if (spec.release_to >= 0) idle_.at(static_cast<std::size_t>(spec.release_to)) = 1;
+  }
+  if (surface_joints_.empty()) return;
+  scratch_.resize(static_cast<std::size_t>(size()));
+  dynamics_.set_surface_rows([this](double, const double* y, std::span<ConstraintRow> rows) { surface_rows(y, rows); });
+}
+
+void Simulation::surface_rows(const double* y, std::span<ConstraintRow> rows) {
+  update_body_states(y);
+  for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
+    SurfaceJoint& s = surface_joints_[k];
+    rows[k] = s.row(state_of(s.spec().body_i), state_of(s.spec().body_j));
+  }
 }
 
 // Bodies joined by joints (to each other, not through the ground) form groups; a group whose joints
@@ -47,14 +74,19 @@ void Simulation::find_joint_groups() {
     while (joint_group_[static_cast<std::size_t>(b)] != b) b = joint_group_[static_cast<std::size_t>(b)];
     return b;
   };
-  for (const Joint& j : model_.joints)
-    if (j.body_i != kGround && j.body_j != kGround) joint_group_[static_cast<std::size_t>(root(j.body_i))] = root(j.body_j);
+  const auto join = [&](int i, int j) {
+    if (i != kGround && j != kGround) joint_group_[static_cast<std::size_t>(root(i))] = root(j);
+  };
+  for (const Joint& j : model_.joints) join(j.body_i, j.body_j);
+  for (const SurfaceJointSpec& s : model_.surface_joints) join(s.body_i, s.body_j);
   for (std::size_t b = 0; b < n; ++b) joint_group_[b] = root(static_cast<int>(b));
   std::vector<int> freedom(n, 0);
   for (std::size_t b = 0; b < n; ++b) freedom[static_cast<std::size_t>(joint_group_[b])] += 6;
   const auto group_of = [&](const Joint& j) { return joint_group_[static_cast<std::size_t>(j.body_i != kGround ? j.body_i : j.body_j)]; };
   for (const Joint& j : model_.joints) freedom[static_cast<std::size_t>(group_of(j))] -= constraint_count(j.type);
   for (const Driver& d : model_.drivers) freedom[static_cast<std::size_t>(group_of(model_.joints[static_cast<std::size_t>(d.joint)]))] -= 1;
+  for (const SurfaceJointSpec& s : model_.surface_joints)
+    freedom[static_cast<std::size_t>(joint_group_[static_cast<std::size_t>(s.body_i != kGround ? s.body_i : s.body_j)])] -= 1;
   prescribed_.assign(n, 0);
   for (std::size_t g = 0; g < n; ++g) prescribed_[g] = freedom[g] <= 0 && joint_group_[g] == static_cast<int>(g);
 }
@@ -98,7 +130,7 @@ const BodyState& Simulation::state_of(int body) const {
 template <class Visit>
 void Simulation::for_each_pair(Visit&& visit) {
   for (std::size_t c = 0; c < contacts_.size(); ++c)
-    if (contacts_[c].single()) visit(c, -1, -1);
+    if (contacts_[c].single() && !idle_[c]) visit(c, -1, -1);
   broad_phase_pairs_ = 0;
   if (!grouped_) return;
   for (std::size_t k = 0; k < bounded_.size(); ++k) {
@@ -120,10 +152,11 @@ void Simulation::for_each_pair(Visit&& visit) {
     const Sphere &sa = spheres_[static_cast<std::size_t>(a)], &sb = spheres_[static_cast<std::size_t>(b)];
     if ((sa.centre - sb.centre).squaredNorm() > (sa.radius + sb.radius) * (sa.radius + sb.radius)) continue;
     for (std::size_t c = 0; c < contacts_.size(); ++c)
-      if (!contacts_[c].single()) offer(c, bounded_[static_cast<std::size_t>(a)], bounded_[static_cast<std::size_t>(b)]);
+      if (!contacts_[c].single() && !idle_[c])
+        offer(c, bounded_[static_cast<std::size_t>(a)], bounded_[static_cast<std::size_t>(b)]);
   }
   for (std::size_t c = 0; c < contacts_.size(); ++c) {
-    if (contacts_[c].single()) continue;
+    if (contacts_[c].single() || idle_[c]) continue;
     for (const auto& [u, on_i] : contacts_[c].unbounded())
       for (int s : contacts_[c].side(!on_i))
         if (surfaces_[static_cast<std::size_t>(s)].bounded()) offer(c, u, s);
@@ -166,6 +199,7 @@ void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads
 
 void Simulation::derivative(double t, const double* y, double* ydot) {
   dynamics_.derivative(t, y, ydot, loads_);
+  surface_forces_known_ = true;
   for (std::size_t k = 0; k < contacts_.size(); ++k) ydot[dynamics_.state_size() + k] = power_[k];
 }
 
@@ -180,6 +214,68 @@ void Simulation::accept(double t, const double* y) {
     contacts_[c].accept(t, si, sj, bi, bj);
   });
   for (ContactGroup& c : contacts_) c.end_accept();
+  if (!surface_joints_.empty()) accept_surface_joints(t, y);
+}
+
+namespace {
+std::string vector_text(const Eigen::Vector3d& v) {
+  char text[96];
+  std::snprintf(text, sizeof text, "[%.9g, %.9g, %.9g]", v.x(), v.y(), v.z());
+  return text;
+}
+}  // namespace
+
+void Simulation::check_surface_joints(const double* y) {
+  if (surface_joints_.empty()) return;
+  update_body_states(y);
+  ConstraintSet set(model_);
+  evaluate_constraints(model_, 0, y, set);
+  for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
+    SurfaceJoint& joint = surface_joints_[k];
+    const SurfaceJointSpec& s = joint.spec();
+    const ConstraintRow row = joint.row(state_of(s.body_i), state_of(s.body_j));
+    write_row(set, dynamics_.surface_row(static_cast<int>(k)), y, s.body_i, s.body_j, row);
+    if (std::abs(row.phi) <= s.initial_gap_tolerance) continue;
+    // Moving body i by -Phi n (or body j by +Phi n) closes the gap to first order.
+    const Eigen::Vector3d& n = joint.plane().normal;
+    const bool move_i = s.body_i != kGround;
+    const int body = move_i ? s.body_i : s.body_j;
+    const Eigen::Vector3d to = state_of(body).pose.r + (move_i ? -row.phi : row.phi) * n;
+    char depth[64], tolerance[32];
+    std::snprintf(depth, sizeof depth, "%.6g m", std::abs(row.phi));
+    std::snprintf(tolerance, sizeof tolerance, "%.3g m", s.initial_gap_tolerance);
+    throw std::invalid_argument(
+        "surface joint '" + s.name + "': its surfaces '" + surfaces_[static_cast<std::size_t>(s.surface_i)].name +
+        "' and '" + surfaces_[static_cast<std::size_t>(s.surface_j)].name + "' are " +
+        (row.phi > 0 ? "apart by " : "inside each other by ") + depth + " at t = 0 along the common normal " +
+        vector_text(n) + " (tolerance " + tolerance + "): place body '" +
+        model_.bodies[static_cast<std::size_t>(body)].name + "' at " + vector_text(to) + " so that they touch");
+  }
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(set.jacobian);
+  if (lu.rank() < set.jacobian.rows())
+    throw std::invalid_argument("joints: " + std::to_string(set.jacobian.rows()) + " constraint equations but only " +
+                                std::to_string(lu.rank()) + " independent (surface joints included): some joints are " +
+                                "redundant or contradictory");
+}
+
+// A held joint's force is its multiplier at the accepted state. The last evaluation's stands for
+// it while clearly compressive (it was made at or near this state); near zero, and before any
+// evaluation, the derivative is evaluated at the state itself, so that lift-off is decided there.
+void Simulation::accept_surface_joints(double t, const double* y) {
+  constexpr double kNearZero = 0.05;  // of the largest force so far
+  const auto force = [&](std::size_t k) { return -dynamics_.multipliers()[dynamics_.surface_row(static_cast<int>(k))]; };
+  bool exact = !surface_forces_known_;
+  for (std::size_t k = 0; k < surface_joints_.size() && !exact; ++k) {
+    const SurfaceJoint& s = surface_joints_[k];
+    exact = !s.released() && !(force(k) > kNearZero * std::max(0.0, s.statistics().max_force));
+  }
+  if (exact) derivative(t, y, scratch_.data());
+  update_body_states(y);
+  for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
+    SurfaceJoint& s = surface_joints_[k];
+    if (s.accept(t, state_of(s.spec().body_i), state_of(s.spec().body_j), force(k)))
+      idle_[static_cast<std::size_t>(s.spec().release_to)] = 0;
+  }
 }
 
 double Simulation::mechanical_energy(const double* y) const {

@@ -73,6 +73,10 @@ Scenario ScenarioReader::read() {
     for (const toml::node& node : *list) read_surface(*node.as_table());
   if (const toml::array* list = r_.tables(root, "contact"))
     for (const toml::node& node : *list) read_contact(*node.as_table());
+  if (const toml::array* list = r_.tables(root, "joint"))
+    for (const toml::node& node : *list)
+      if (node.as_table()->get("type") && (*node.as_table())["type"].value<std::string>() == "surface_contact")
+        read_surface_joint(*node.as_table());
   return std::move(s_);
 }
 
@@ -133,10 +137,17 @@ void ScenarioReader::read_joint(const toml::table& j) {
   Joint joint;
   joint.name = name;
   const std::string type = r_.text(j, "type", where);
+  if (type == "surface_contact") return;  // read_surface_joint, once the surfaces are known
+  for (std::string_view key : scenario_keys::kSurfaceJointOnly)
+    if (const toml::node* n = j.get(key))
+      r_.fail(*n, where + "." + std::string(key), "only a surface_contact joint takes it");
   const std::map<std::string, JointType> types{{"spherical", JointType::spherical}, {"revolute", JointType::revolute},
                                                {"universal", JointType::universal}, {"cylindrical", JointType::cylindrical},
                                                {"translational", JointType::translational}, {"fixed", JointType::fixed}};
-  if (!types.count(type)) r_.fail(*j.get("type"), where + ".type", "unknown joint type '" + type + "'");
+  if (!types.count(type))
+    r_.fail(*j.get("type"), where + ".type",
+            "unknown joint type '" + type + "' (spherical, revolute, universal, cylindrical, translational, fixed or " +
+                "surface_contact)");
   joint.type = types.at(type);
   joint.body_i = body_of(j, "body_i", where);
   joint.body_j = body_of(j, "body_j", where);
@@ -232,11 +243,16 @@ Scenario load_scenario(const std::filesystem::path& path, std::span<const std::s
 }
 
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {
-  std::unique_ptr<Simulation> sim = std::make_unique<Simulation>(std::move(scenario.model), std::move(scenario.surfaces),
-                                                                 std::move(scenario.contacts));
-  scenario.surfaces.clear();
-  scenario.contacts.clear();
-  return sim;
+  try {
+    std::unique_ptr<Simulation> sim = std::make_unique<Simulation>(
+        std::move(scenario.model), std::move(scenario.surfaces), std::move(scenario.contacts));
+    scenario.surfaces.clear();
+    scenario.contacts.clear();
+    sim->check_surface_joints(scenario.initial_state.data());
+    return sim;
+  } catch (const std::invalid_argument& e) {
+    throw ScenarioError(e.what());
+  }
 }
 
 }  // namespace surfdb

@@ -57,6 +57,13 @@ class FreeformManifold {
   /// faces sharing an edge (false for a == b).
   bool neighbours(std::size_t a, std::size_t b) const;
 
+  /// Slot k's shape operators at its points of the last evaluate() (shape_operator.hpp).
+  ContactShapes shapes(std::size_t k) const;
+  /// Every slot's next evaluate() starts from its global search, not its last answer.
+  void request_global_search();
+  /// Slot k's next evaluate() starts from the parameters of `r`, one of its earlier results.
+  void set_guess(std::size_t k, const ContactResult& r);
+
   /// Surface i's (or j's) storage windows summed over the slots: each slot binds its faces anew
   /// (none on an analytic sphere).
   WindowStats window_stats_i() const;

@@ -13,6 +13,7 @@
 
 #include "surfdb/contact/body_state.hpp"
 #include "surfdb/contact/contact_result.hpp"
+#include "surfdb/contact/shape_operator.hpp"
 #include "surfdb/table/node_tree.hpp"
 #include "surfdb/table/surface_binding.hpp"
 
@@ -43,6 +44,10 @@ class FreeformContact {
   /// from the coarse global search; the others from the last solution. The storage windows follow
   /// the solution by the seven-step rule.
   ContactResult evaluate(const BodyState& body_i, const BodyState& body_j);
+
+  /// The surfaces' shape operators at the points of the last evaluate() that solved (world, 1/m),
+  /// from the tables' interpolated point and normal derivatives there.
+  ContactShapes shapes() const;
 
   void request_global_search() { have_guess_ = false; }
   void set_guess(double u_i, double v_i, double u_j, double v_j);
@@ -76,6 +81,10 @@ class FreeformContact {
   Eigen::Matrix4d J_inverse_;  // the last Newton Jacobian's inverse, near q_ when have_inverse_
   bool have_inverse_ = false;
   std::uint64_t global_searches_ = 0;
+  // The last solve's derivatives for shapes(): p_u, p_v, n_u, n_v, n of side i then side j, in
+  // surface j's axes (metres), and those axes in the world.
+  Eigen::Vector3d last_derivatives_[10];
+  Eigen::Matrix3d last_rotation_ = Eigen::Matrix3d::Identity();
 };
 
 }  // namespace surfdb

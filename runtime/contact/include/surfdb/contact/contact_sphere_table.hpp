@@ -11,6 +11,7 @@
 #include "surfdb/contact/contact_newton.hpp"
 #include "surfdb/contact/contact_primitives.hpp"
 #include "surfdb/contact/contact_result.hpp"
+#include "surfdb/contact/shape_operator.hpp"
 #include "surfdb/table/surface_binding.hpp"
 
 namespace surfdb {
@@ -24,6 +25,15 @@ class SphereTableContact {
   /// Detection for the given body states; never throws for numerical trouble (see the status).
   ContactResult evaluate(const BodyState& body_i, const BodyState& body_j);
 
+  /// The next evaluate() starts from the node tree, not from the last foot point.
+  void request_global_search() { have_guess_ = false; }
+  /// The next evaluate() starts from this foot point.
+  void set_guess(double u, double v) { u_ = u, v_ = v, have_guess_ = true; }
+
+  /// The shape operators at the points of the last evaluate() that solved (world, 1/m): the
+  /// sphere's, and the table's from its interpolated point and normal derivatives.
+  ContactShapes shapes() const;
+
   const SurfaceBinding& binding() const { return binding_; }
 
  private:
@@ -34,6 +44,9 @@ class SphereTableContact {
   const NodeTree* tree_;
   double u_ = 0, v_ = 0;  // the last foot point: the warm start
   bool have_guess_ = false;
+  // The last solve's foot point (table axes and unit) and the table's axes in the world.
+  SurfacePoint foot_{};
+  Eigen::Matrix3d foot_rotation_ = Eigen::Matrix3d::Identity();
 };
 
 }  // namespace surfdb

@@ -10,6 +10,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "surfdb/multibody/joint_constraints.hpp"
@@ -27,6 +28,10 @@ struct BodyLoad {
 
 /// Adds external loads (contacts) for state y at time t; loads arrive zeroed, one per body.
 using LoadFunction = std::function<void(double t, const double* y, std::vector<BodyLoad>& loads)>;
+
+/// Gives the surface joints' equations (MultibodyModel::surface_joints, one row each, in order)
+/// for state y at time t: they need the surfaces, which the model does not hold.
+using SurfaceRowsFunction = std::function<void(double t, const double* y, std::span<ConstraintRow> rows)>;
 
 struct Stabilisation {
   double alpha = 20;   // 1/s, velocity-level Baumgarte gain
@@ -46,8 +51,13 @@ class Dynamics : public OdeSystem {
   /// The same without external loads (gravity and joints only).
   void derivative(double t, const double* y, double* ydot) override { derivative(t, y, ydot, nullptr); }
 
+  /// Sets who gives the surface joints' equations; required when the model has surface joints.
+  void set_surface_rows(SurfaceRowsFunction rows) { surface_rows_fn_ = std::move(rows); }
+
   /// Lagrange multipliers of the last derivative() call, one per constraint equation.
   const Eigen::VectorXd& multipliers() const { return lambda_; }
+  /// Surface joint k's equation's index among the constraint equations (and its multiplier's).
+  int surface_row(int k) const { return first_surface_row_ + k; }
 
   /// The force (world, N) and torque (world, N m, about its centre of mass) that joint `joint`
   /// applies to its body j, from the last derivative() call. Body i receives the opposite force.
@@ -57,7 +67,7 @@ class Dynamics : public OdeSystem {
   double kinetic_energy(const double* y) const;
   /// Gravitational potential energy, zero at the origin.
   double potential_energy(const double* y) const;
-  /// Largest |Phi| (position-level constraint violation) at (t, y).
+  /// Largest |Phi| (position-level constraint violation) at (t, y), surface joints included.
   double position_violation(double t, const double* y);
 
   /// Scales every body's Euler parameters back to unit length (after an accepted step).
@@ -69,9 +79,13 @@ class Dynamics : public OdeSystem {
   int body_count_;
   std::vector<Eigen::Matrix3d> inverse_inertia_;
   std::vector<int> first_row_;  // per joint, its first constraint equation
+  int first_surface_row_ = 0;   // the first surface joint's equation
+  SurfaceRowsFunction surface_rows_fn_;
+  std::vector<ConstraintRow> surface_rows_;
   std::vector<Eigen::Matrix3d> rotation_;  // per body at the last derivative() call
   ConstraintSet constraints_;
   std::vector<BodyLoad> loads_;
+  void evaluate_all_constraints(double t, const double* y);
   Eigen::VectorXd z_dot_, q_, m_inv_q_, rhs_, lambda_, acc_;
   Eigen::MatrixXd schur_;  // lower triangle only
   // Block sparsity: each equation touches at most two bodies. Per body, the equations that touch

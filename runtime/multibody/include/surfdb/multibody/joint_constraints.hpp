@@ -11,6 +11,17 @@
 
 namespace surfdb {
 
+/// One equation: its value, gamma, its explicit time derivative (drivers), and its derivatives in
+/// world axes with respect to each body's position r and rotation theta (delta theta = A delta pi').
+struct ConstraintRow {
+  double phi = 0, gamma = 0, phi_t = 0;
+  Eigen::Vector3d dr_i = Eigen::Vector3d::Zero(), dth_i = Eigen::Vector3d::Zero();
+  Eigen::Vector3d dr_j = Eigen::Vector3d::Zero(), dth_j = Eigen::Vector3d::Zero();
+  /// An inactive equation (a surface joint released to compliant contact) takes no part: its
+  /// Jacobian row is zero and its multiplier 0.
+  bool active = true;
+};
+
 struct ConstraintSet {
   Eigen::VectorXd phi;       // position errors
   // constraint_count x (6 * bodies), row-major: the dynamics reads it by rows.
@@ -25,7 +36,11 @@ struct ConstraintSet {
 };
 
 /// Fills `out` (sized by its constructor for `model`) for the state vector y at time t: the joints'
-/// equations first, in order, then one per driver.
+/// equations first, in order, then one per driver. The surface joints' rows, which need their
+/// surfaces, are left zero for write_row (Dynamics fills them).
 void evaluate_constraints(const MultibodyModel& model, double t, const double* y, ConstraintSet& out);
+
+/// Writes equation `row` of `out` between bodies i and j (kGround for the ground) at the state y.
+void write_row(ConstraintSet& out, int row, const double* y, int body_i, int body_j, const ConstraintRow& r);
 
 }  // namespace surfdb

@@ -65,12 +65,33 @@ struct Driver {
   DriverFunction motion;
 };
 
+/// A sliding contact between two surfaces held as a constraint (a higher pair: a cam and its
+/// follower; paper 004): one equation keeping them touching with a common tangent plane
+/// (surfdb/contact/sliding_plane.hpp), its multiplier the normal contact force. The surfaces are
+/// a Simulation's (contact_surface.hpp); the model keeps their bodies for the equations' structure.
+struct SurfaceJointSpec {
+  std::string name;
+  int surface_i = -1, surface_j = -1;      // indices into the simulation's surfaces
+  int body_i = kGround, body_j = kGround;  // the surfaces' bodies
+  /// s: the contact point is searched for over the whole surfaces at accepted steps this far
+  /// apart, to catch jumps (a local Newton from the last point runs at every evaluation).
+  double search_interval = 0.01;
+  /// m: how far apart, or inside each other, the surfaces may be at t = 0.
+  double initial_gap_tolerance = 1e-6;
+  /// A contact (index into the simulation's contacts, compliant and unilateral) that replaces the
+  /// constraint from the first accepted step at which it would have to pull; it is idle until
+  /// then. -1: the constraint holds on, pulling if need be, and the lift-off is only reported.
+  int release_to = -1;
+};
+
 struct MultibodyModel {
   std::vector<RigidBody> bodies;
   std::vector<Joint> joints;
   std::vector<Driver> drivers;
+  std::vector<SurfaceJointSpec> surface_joints;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);  // m/s^2
 
+  /// Equations: the joints', one per driver, one per surface joint (in that order).
   int constraint_count() const;
 };
 

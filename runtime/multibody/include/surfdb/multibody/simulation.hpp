@@ -16,6 +16,7 @@
 #include "surfdb/multibody/contact_group.hpp"
 #include "surfdb/multibody/dynamics.hpp"
 #include "surfdb/multibody/simulation_run.hpp"
+#include "surfdb/multibody/surface_joint.hpp"
 
 namespace surfdb {
 
@@ -23,8 +24,9 @@ class Simulation : public OdeSystem {
  public:
   /// Contacts given as pairs, each its own contact, always evaluated.
   Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Stabilisation stabilisation = {});
-  /// Contacts given as groups of a scene's surfaces (a group of one candidate pair is fixed).
-  /// Throws std::invalid_argument when a group's fixed pair cannot be made.
+  /// Contacts given as groups of a scene's surfaces (a group of one candidate pair is fixed), and
+  /// the model's surface joints between them. Throws std::invalid_argument when a group's fixed
+  /// pair or a surface joint cannot be made.
   Simulation(MultibodyModel model, std::vector<ContactSurface> surfaces, std::vector<ContactGroupSpec> contacts,
              Stabilisation stabilisation = {});
   Simulation(const Simulation&) = delete;
@@ -40,8 +42,14 @@ class Simulation : public OdeSystem {
   /// dissipated-energy states are in no block.
   bool jacobian_blocks(JacobianBlocks& blocks) const override;
 
-  /// After an accepted step at (t, y): detection at y, impact latching, outputs and statistics.
+  /// After an accepted step at (t, y): detection at y, impact latching, outputs and statistics;
+  /// the surface joints' forces at y, lift-off and release.
   void accept(double t, const double* y);
+
+  /// Checks the surface joints at the initial state y: each joint's surfaces touch (within its
+  /// initial_gap_tolerance), and the joints' and drivers' equations with theirs are independent.
+  /// Throws std::invalid_argument naming the joint, the gap and the way to close it, or the rank.
+  void check_surface_joints(const double* y);
 
   /// Integrates from (0, y) to settings.end_time with the chosen integrator: accepts every step,
   /// reports the output instants and progress to the observer, and leaves the final state in y.
@@ -60,6 +68,14 @@ class Simulation : public OdeSystem {
   const Dynamics& dynamics() const { return dynamics_; }
   const std::vector<ContactSurface>& surfaces() const { return surfaces_; }
   const std::vector<ContactGroup>& contacts() const { return contacts_; }
+  const std::vector<SurfaceJoint>& surface_joints() const { return surface_joints_; }
+  /// Surface joint k's compressive contact force at the last evaluation (N, the multiplier's
+  /// opposite); 0 once released.
+  double surface_joint_force(std::size_t k) const {
+    return surface_joints_[k].released() ? 0.0 : -dynamics_.multipliers()[dynamics_.surface_row(static_cast<int>(k))];
+  }
+  /// Whether contact c is idle: the compliant replacement of a surface joint not yet released.
+  bool idle(std::size_t c) const { return idle_[c] != 0; }
   /// Candidate pairs the broad phase passed at the last evaluation (boxes and bounding spheres
   /// overlapping).
   std::size_t broad_phase_pairs() const { return broad_phase_pairs_; }
@@ -71,11 +87,18 @@ class Simulation : public OdeSystem {
   void for_each_pair(Visit&& visit);
   void add_contact_loads(const double* y, std::vector<BodyLoad>& loads);
   void find_joint_groups();
+  void make_surface_joints();
+  void surface_rows(const double* y, std::span<ConstraintRow> rows);
+  void accept_surface_joints(double t, const double* y);
 
   MultibodyModel model_;
   Dynamics dynamics_;
   std::vector<ContactSurface> surfaces_;
   std::vector<ContactGroup> contacts_;
+  std::vector<SurfaceJoint> surface_joints_;
+  std::vector<char> idle_;            // per contact: a surface joint's replacement, not yet released
+  std::vector<double> scratch_;       // a derivative at an accepted state
+  bool surface_forces_known_ = false; // a derivative has run since construction
   LoadFunction loads_;
   std::vector<double> power_;         // dissipated power per contact at the current evaluation
   std::vector<BodyState> states_;     // per body at the current evaluation

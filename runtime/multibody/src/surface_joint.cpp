@@ -1,0 +1,197 @@
+#include "surfdb/multibody/surface_joint.hpp"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <stdexcept>
+
+#include "surfdb/contact/contact_primitives.hpp"
+#include "surfdb/multibody/contact_group.hpp"
+
+namespace surfdb {
+namespace {
+
+// A point the global search finds counts as a jump when the surfaces are deeper inside each other
+// there than at the held point by more than this (m): the same point found again differs by
+// rounding only.
+constexpr double kJumpDepth = 1e-7;
+
+bool solved(const ContactResult& r) {
+  // A separated result without iterations is a detector's "far apart" (no points computed).
+  return r.status == ContactStatus::touching || (r.status == ContactStatus::separated && r.iterations > 0);
+}
+
+double signed_gap(const ContactResult& r) { return r.normal.dot(r.point_i - r.point_j); }
+
+Eigen::Matrix3d to_body(const Eigen::Matrix3d& A, const Eigen::Matrix3d& W) { return A.transpose() * W * A; }
+Eigen::Matrix3d to_world(const Eigen::Matrix3d& A, const Eigen::Matrix3d& W) { return A * W * A.transpose(); }
+
+}  // namespace
+
+SurfaceJoint::SurfaceJoint(const SurfaceJointSpec& spec, const std::vector<ContactSurface>& surfaces,
+                           const MultibodyModel& model)
+    : spec_(spec), detector_(Analytic{}) {
+  const ContactGroupSpec group{.name = spec.name, .surfaces_i = {spec.surface_i}, .surfaces_j = {spec.surface_j}};
+  const ContactSpec pair = pair_spec(group, surfaces, model, spec.surface_i, spec.surface_j);
+  if (const auto* f = std::get_if<FreeformSurfaces>(&pair.geometry)) {
+    detector_.emplace<FreeformManifold>(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
+  } else if (const auto* s = std::get_if<SphereOnTables>(&pair.geometry)) {
+    detector_.emplace<FreeformManifold>(s->sphere, s->surface_j, s->mount_j, s->options);
+  } else if (const auto* a = std::get_if<AnalyticContact>(&pair.geometry)) {
+    using Shape = AnalyticContact::Shape;
+    if (a->shape != Shape::plane && a->shape != Shape::sphere && a->shape != Shape::cavity)
+      throw std::invalid_argument("surface joint '" + spec.name + "': a sphere joins a table, a sphere, a cavity or a " +
+                                  "plane; a box or a cylinder has edges where no tangent plane is defined");
+    detector_.emplace<Analytic>(Analytic{*a});
+  } else {
+    throw std::invalid_argument("surface joint '" + spec.name + "': meshes take part in areal contact only");
+  }
+}
+
+ContactResult SurfaceJoint::detect_slots(ContactShapes& shapes) {
+  FreeformManifold& m = std::get<FreeformManifold>(detector_);
+  const std::span<const ContactResult> results = m.results();
+  if (have_point_ && solved(results[slot_])) {
+    shapes = m.shapes(slot_);
+    return results[slot_];
+  }
+  // The held slot lost the point (it walked off the face): the solved slot nearest to it, or
+  // before any point, the deepest.
+  std::size_t best = results.size();
+  double best_score = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    if (!solved(results[k])) continue;
+    const double score = have_point_ ? (results[k].point_j - contact_.point_j).norm() : signed_gap(results[k]);
+    if (score < best_score) best = k, best_score = score;
+  }
+  if (best == results.size()) return ContactResult{.status = ContactStatus::no_convergence};
+  slot_ = best;
+  shapes = m.shapes(best);
+  return results[best];
+}
+
+ContactResult SurfaceJoint::detect(const BodyState& i, const BodyState& j, ContactShapes& shapes) {
+  if (auto* m = std::get_if<FreeformManifold>(&detector_)) {
+    m->evaluate(i, j);
+    return detect_slots(shapes);
+  }
+  const AnalyticContact& a = std::get<Analytic>(detector_).shape;
+  using Shape = AnalyticContact::Shape;
+  ContactResult r;
+  double radius_j = 0;  // signed: > 0 a convex sphere, < 0 a cavity, 0 a plane
+  switch (a.shape) {
+    case Shape::plane: r = contact_sphere_plane(i, a.sphere, j, a.plane); break;
+    case Shape::sphere: r = contact_sphere_sphere(i, a.sphere, j, a.other), radius_j = a.other.radius; break;
+    default: r = contact_sphere_in_sphere(i, a.sphere, j, a.other, a.cap), radius_j = -a.other.radius; break;
+  }
+  // The closed forms' answers with a contact point carry the sphere's curvature; those without one
+  // (a ball outside the cavity or beyond its rim) none: only the former are solved.
+  if (r.curvature_i > 0) r.iterations = std::max(r.iterations, 1);
+  shapes.i = sphere_shape_operator(r.normal, a.sphere.radius);
+  shapes.j = radius_j == 0 ? Eigen::Matrix3d::Zero() : sphere_shape_operator(r.normal, radius_j);
+  return r;
+}
+
+void SurfaceJoint::remember(const ContactResult& r, const ContactShapes& shapes, const BodyState& i, const BodyState& j) {
+  held_p_i_ = i.pose.A.transpose() * (r.point_i - i.pose.r);
+  held_s_j_ = j.pose.A.transpose() * (r.point_j - j.pose.r);
+  held_n_j_ = j.pose.A.transpose() * r.normal;
+  held_shapes_body_ = {to_body(i.pose.A, shapes.i), to_body(j.pose.A, shapes.j)};
+  have_point_ = true;
+}
+
+// The last solved point and plane moved with their bodies.
+ContactResult SurfaceJoint::carried(const BodyState& i, const BodyState& j, ContactShapes& shapes) const {
+  ContactResult r = contact_;
+  r.status = ContactStatus::no_convergence;
+  r.point_i = i.pose.r + i.pose.A * held_p_i_;
+  r.point_j = j.pose.r + j.pose.A * held_s_j_;
+  r.normal = j.pose.A * held_n_j_;
+  shapes = {to_world(i.pose.A, held_shapes_body_.i), to_world(j.pose.A, held_shapes_body_.j)};
+  return r;
+}
+
+ConstraintRow SurfaceJoint::row(const BodyState& i, const BodyState& j) {
+  ConstraintRow row;
+  if (released_) {
+    row.active = false;
+    return row;
+  }
+  ContactShapes shapes;
+  ContactResult r = detect(i, j, shapes);
+  if (solved(r)) {
+    remember(r, shapes, i, j);
+  } else if (have_point_) {
+    r = carried(i, j, shapes);
+  } else {
+    throw std::runtime_error("surface joint '" + spec_.name + "': no contact point found between its surfaces (" +
+                             contact_status_name(r.status) + ")");
+  }
+  contact_ = r;
+  plane_ = sliding_plane(r, shapes, i, j);
+  row.phi = plane_.phi;
+  row.gamma = plane_.gamma;
+  row.dr_i = plane_.dr_i, row.dth_i = plane_.dth_i;
+  row.dr_j = plane_.dr_j, row.dth_j = plane_.dth_j;
+  return row;
+}
+
+// Every slot from its global search; the deepest solved point replaces the held one when deeper
+// by more than kJumpDepth, else the held slot goes on from its own point.
+void SurfaceJoint::search(const BodyState& i, const BodyState& j) {
+  ++statistics_.global_searches;
+  auto* m = std::get_if<FreeformManifold>(&detector_);
+  if (!m || !have_point_) return;  // a closed form has one point; the first detection searched already
+  const ContactResult held = contact_;
+  const std::size_t held_slot = slot_;
+  m->request_global_search();
+  m->evaluate(i, j);
+  const std::span<const ContactResult> results = m->results();
+  std::size_t best = results.size();
+  for (std::size_t k = 0; k < results.size(); ++k)
+    if (solved(results[k]) && (best == results.size() || signed_gap(results[k]) < signed_gap(results[best]))) best = k;
+  if (best < results.size() && signed_gap(results[best]) < signed_gap(held) - kJumpDepth) {
+    ++statistics_.jumps;
+    slot_ = best;
+    return;
+  }
+  for (std::size_t k = 0; k < results.size(); ++k) m->set_guess(k, k == held_slot ? held : results[k]);
+  slot_ = held_slot;
+}
+
+bool SurfaceJoint::accept(double t, const BodyState& i, const BodyState& j, double force) {
+  if (released_) {
+    output_.force = 0;
+    return false;
+  }
+  const std::size_t slot_before = slot_;
+  if (t >= next_search_) {
+    search(i, j);
+    next_search_ = t + spec_.search_interval;
+  }
+  row(i, j);  // the accepted state's point (after a jump, the new one)
+  if (contact_.status == ContactStatus::no_convergence) ++statistics_.solver_failures;
+  if (plane_.singular) ++statistics_.singular_steps;
+  if (slot_ != slot_before && t > 0) ++statistics_.face_changes;
+  output_.contact = contact_;
+  output_.force = force;
+  output_.gap = plane_.phi;
+  const Eigen::Vector3d w = i.point_velocity(contact_.point_i) - j.point_velocity(contact_.point_j);
+  output_.sliding_speed = (w - w.dot(plane_.normal) * plane_.normal).norm();
+  statistics_.max_force = std::max(statistics_.max_force, force);
+  statistics_.min_force = std::min(statistics_.min_force, force);
+  statistics_.max_gap = std::max(statistics_.max_gap, std::abs(plane_.phi));
+  bool release = false;
+  if (!(force > 0) && std::isnan(statistics_.lift_off_time)) {
+    const bool crossed = t > 0 && last_force_ > 0;  // interpolate the zero between the two steps
+    statistics_.lift_off_time = crossed ? last_time_ + (t - last_time_) * last_force_ / (last_force_ - force) : t;
+    if (spec_.release_to >= 0) {
+      released_ = release = true;
+      statistics_.release_time = t;
+    }
+  }
+  last_time_ = t;
+  last_force_ = force;
+  return release;
+}
+
+}  // namespace surfdb

@@ -1,0 +1,226 @@
+// The surface_contact joint (the sliding plane) in the multibody loop against closed forms:
+// a ball sliding without friction inside a spherical cavity is a spherical pendulum of length
+// R - r (its period an elliptic integral, the wall's force m g (3 cos θ - 2 cos θ0), energy
+// kept), with analytic surfaces and with the paper's ball and cup as lookup tables; a ball sliding
+// off the top of a sphere leaves it where cos θ = (2 + v0² / (g L)) / 3, which the constraint
+// reports as its lift-off (and hands over to a compliant contact when asked); surfaces apart at
+// t = 0 and a redundant joint are refused with the gap and the rank.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "../support/ball_and_cup.hpp"
+#include "surfdb/multibody/simulation.hpp"
+
+using namespace surfdb;
+
+namespace {
+
+constexpr double kMass = 0.011, kG = 9.81;
+constexpr double kBall = 0.010, kCavity = 0.050;  // m, the paper's marble and cup
+const double kInertia = 0.4 * kMass * kBall * kBall;
+
+// K(k) by the arithmetic-geometric mean: K = pi / (2 AGM(1, sqrt(1 - k^2))).
+double elliptic_k(double k) {
+  double a = 1, b = std::sqrt(1 - k * k);
+  for (int i = 0; i < 40; ++i) {
+    const double m = 0.5 * (a + b);
+    b = std::sqrt(a * b);
+    a = m;
+  }
+  return std::numbers::pi / (2 * a);
+}
+
+MultibodyModel ball_model() {
+  MultibodyModel m;
+  m.bodies.push_back({"ball", kMass, kInertia * Eigen::Matrix3d::Identity()});
+  m.gravity = {0, 0, -kG};
+  return m;
+}
+
+ContactSurface sphere_surface(const char* name, int body, double radius, ContactSurface::Kind kind) {
+  ContactSurface s;
+  s.name = name;
+  s.body = body;
+  s.kind = kind;
+  s.radius = radius;
+  return s;
+}
+
+ContactSurface table_surface(const char* name, int body, std::shared_ptr<const Database> table) {
+  ContactSurface s;
+  s.name = name;
+  s.body = body;
+  s.kind = ContactSurface::Kind::table;
+  s.tables = TableSet::single(std::move(table));
+  s.mount = test::ball_and_cup().mount;  // the contact regions away from the parameter poles
+  return s;
+}
+
+std::unique_ptr<Simulation> joined(std::vector<ContactSurface> surfaces, std::vector<ContactGroupSpec> contacts = {},
+                                   int release_to = -1, MultibodyModel model = ball_model()) {
+  SurfaceJointSpec joint;
+  joint.name = "slide";
+  joint.surface_i = 0;
+  joint.surface_j = 1;
+  joint.body_i = surfaces[0].body;
+  joint.body_j = surfaces[1].body;
+  joint.release_to = release_to;
+  model.surface_joints.push_back(joint);
+  return std::make_unique<Simulation>(std::move(model), std::move(surfaces), std::move(contacts));
+}
+
+// Every accepted step's time and ball centre.
+struct Track : RunObserver {
+  std::vector<double> t;
+  std::vector<Eigen::Vector3d> r;
+  void accepted(const Simulation&, double time, const double* y) override {
+    t.push_back(time);
+    r.push_back(body_view(y, 0).r());
+  }
+  // Times at which x crosses 0 upwards, interpolated.
+  std::vector<double> upward_crossings() const {
+    std::vector<double> out;
+    for (std::size_t k = 1; k < t.size(); ++k)
+      if (r[k - 1].x() < 0 && r[k].x() >= 0)
+        out.push_back(t[k - 1] + (t[k] - t[k - 1]) * -r[k - 1].x() / (r[k].x() - r[k - 1].x()));
+    return out;
+  }
+};
+
+// The ball released at rest theta0 from the bottom of the cavity (centre at the origin).
+void check_pendulum(std::vector<ContactSurface> surfaces, double period_tolerance) {
+  const double L = kCavity - kBall, theta0 = 0.35;
+  const auto sim = joined(std::move(surfaces));
+  std::vector<double> y(kBodyStateSize);
+  set_body_state(y.data(), 0, {L * std::sin(theta0), 0, -L * std::cos(theta0)}, Eigen::Quaterniond::Identity(),
+                 Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  sim->check_surface_joints(y.data());
+  const double period = 4 * std::sqrt(L / kG) * elliptic_k(std::sin(theta0 / 2));
+  Track track;
+  RunSettings run{.end_time = 2.2 * period, .integrator = IntegratorKind::adams};
+  run.cvode.relative_tolerance = 1e-10;
+  run.cvode.absolute_tolerance = 1e-13;
+  const double e0 = sim->mechanical_energy(y.data());
+  const RunStatistics stats = sim->run(y, run, track);
+  const std::vector<double> up = track.upward_crossings();
+  REQUIRE(up.size() == 2);
+  const double measured = up[1] - up[0];
+  const SurfaceJointStatistics& s = sim->surface_joints()[0].statistics();
+  const double bottom_force = kMass * kG * (3 - 2 * std::cos(theta0));
+  MESSAGE("period " << measured << " s against " << period << " (relative " << (measured - period) / period
+                    << "); wall force at the bottom " << s.max_force << " N against " << bottom_force
+                    << "; at the ends " << s.min_force << " against " << kMass * kG * std::cos(theta0)
+                    << "; drift " << stats.constraint_drift << " m; " << stats.steps << " steps");
+  CHECK(std::abs(measured - period) < period_tolerance * period);
+  CHECK(s.max_force == doctest::Approx(bottom_force).epsilon(1e-6));
+  CHECK(s.min_force == doctest::Approx(kMass * kG * std::cos(theta0)).epsilon(1e-6));
+  CHECK(std::abs(sim->mechanical_energy(y.data()) - e0) < 1e-6 * kMass * kG * L);
+  CHECK(stats.constraint_drift < 1e-8);
+  CHECK(std::isnan(s.lift_off_time));
+  CHECK(s.solver_failures == 0);
+}
+
+}  // namespace
+
+TEST_CASE("surface joint: a ball sliding in a spherical cavity is a spherical pendulum") {
+  using Kind = ContactSurface::Kind;
+  SUBCASE("analytic sphere and cavity") {
+    check_pendulum({sphere_surface("ball", 0, kBall, Kind::sphere), sphere_surface("cup", kGround, kCavity, Kind::cavity)},
+                   1e-8);
+  }
+  SUBCASE("an analytic ball in the cup's table") {
+    check_pendulum({sphere_surface("ball", 0, kBall, Kind::sphere), table_surface("cup", kGround, test::ball_and_cup().cup)},
+                   1e-8);
+  }
+  SUBCASE("the ball's table in the cup's table") {
+    check_pendulum({table_surface("ball", 0, test::ball_and_cup().ball), table_surface("cup", kGround, test::ball_and_cup().cup)},
+                   1e-8);
+  }
+}
+
+TEST_CASE("surface joint: a ball sliding off a sphere lifts off where the closed form says") {
+  using Kind = ContactSurface::Kind;
+  constexpr double R = 0.1, v0 = 0.05;
+  const double L = R + kBall;
+  const double lift_off_cosine = (2 + v0 * v0 / (kG * L)) / 3;
+  const auto start = [&](std::vector<double>& y) {
+    y.assign(kBodyStateSize, 0.0);
+    set_body_state(y.data(), 0, {0, 0, L}, Eigen::Quaterniond::Identity(), {v0, 0, 0}, Eigen::Vector3d::Zero());
+  };
+  const auto surfaces = [&] {
+    return std::vector<ContactSurface>{sphere_surface("ball", 0, kBall, Kind::sphere),
+                                       sphere_surface("dome", kGround, R, Kind::sphere)};
+  };
+  RunSettings run{.end_time = 0.6, .integrator = IntegratorKind::adams, .step = 0};
+  run.cvode.max_step = 1e-4;
+
+  SUBCASE("held: the force turns negative where the ball would leave") {
+    const auto sim = joined(surfaces());
+    std::vector<double> y;
+    start(y);
+    Track track;
+    sim->run(y, run, track);
+    const SurfaceJointStatistics& s = sim->surface_joints()[0].statistics();
+    REQUIRE(!std::isnan(s.lift_off_time));
+    CHECK(s.min_force < 0);  // bilateral: it went on pulling
+    // The ball's height at the lift-off time, interpolated between steps.
+    std::size_t k = 1;
+    while (track.t[k] < s.lift_off_time) ++k;
+    const double a = (s.lift_off_time - track.t[k - 1]) / (track.t[k] - track.t[k - 1]);
+    const double z = (1 - a) * track.r[k - 1].z() + a * track.r[k].z();
+    MESSAGE("lift-off at " << s.lift_off_time << " s, cos theta " << z / L << " against " << lift_off_cosine);
+    CHECK(z / L == doctest::Approx(lift_off_cosine).epsilon(1e-5));
+    // Still on the sphere, pulled: the centre at L.
+    CHECK(track.r.back().norm() == doctest::Approx(L).epsilon(1e-8));
+  }
+  SUBCASE("released: a compliant contact takes over and the ball flies off") {
+    ContactGroupSpec hertz{.name = "ball-dome", .surfaces_i = {0}, .surfaces_j = {1}, .law = Hertz{1e9, 1.5}};
+    const auto sim = joined(surfaces(), {hertz}, 0);
+    CHECK(sim->idle(0));
+    std::vector<double> y;
+    start(y);
+    Track track;
+    sim->run(y, run, track);
+    const SurfaceJointStatistics& s = sim->surface_joints()[0].statistics();
+    REQUIRE(!std::isnan(s.release_time));
+    CHECK(s.release_time >= s.lift_off_time);
+    CHECK(s.release_time - s.lift_off_time < 1e-3);
+    CHECK_FALSE(sim->idle(0));
+    CHECK(sim->surface_joints()[0].released());
+    CHECK(track.r.back().norm() > L + 0.01);  // away from the sphere
+    CHECK(sim->contacts()[0].statistics().max_indentation < 1e-6);  // it left without pressing in
+  }
+}
+
+TEST_CASE("surface joint: surfaces apart at t = 0, and a redundant joint, are refused") {
+  using Kind = ContactSurface::Kind;
+  std::vector<double> y(kBodyStateSize);
+  SUBCASE("apart") {
+    const auto sim = joined({sphere_surface("ball", 0, kBall, Kind::sphere), sphere_surface("cup", kGround, kCavity, Kind::cavity)});
+    set_body_state(y.data(), 0, {0, 0, -0.03}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+    // 0.01 m of clearance below the ball: place it at z = -0.04.
+    CHECK_THROWS_WITH_AS(sim->check_surface_joints(y.data()),
+                         doctest::Contains("'ball' and 'cup' are apart by 0.01 m") , std::invalid_argument);
+    CHECK_THROWS_WITH_AS(sim->check_surface_joints(y.data()), doctest::Contains("place body 'ball' at [0, 0, -0.04]"),
+                         std::invalid_argument);
+  }
+  SUBCASE("redundant with a spherical joint at the ball's centre") {
+    MultibodyModel model = ball_model();
+    Joint pin;
+    pin.name = "pin";
+    pin.type = JointType::spherical;
+    pin.body_i = 0;
+    pin.body_j = kGround;
+    pin.frame_j.origin = {0, 0, -(kCavity - kBall)};
+    model.joints.push_back(pin);
+    const auto sim = joined({sphere_surface("ball", 0, kBall, Kind::sphere), sphere_surface("cup", kGround, kCavity, Kind::cavity)},
+                            {}, -1, model);
+    set_body_state(y.data(), 0, {0, 0, -(kCavity - kBall)}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(),
+                   Eigen::Vector3d::Zero());
+    CHECK_THROWS_WITH_AS(sim->check_surface_joints(y.data()), doctest::Contains("4 constraint equations but only 3 independent"),
+                         std::invalid_argument);
+  }
+}

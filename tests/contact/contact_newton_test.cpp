@@ -1,6 +1,7 @@
 // Free-form contact on lookup tables against the analytic sphere-sphere solutions (Corral et al.,
 // Ramalho and Ambrósio, spatial algorithms for contact detection, §3.2).
 #include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/contact/contact_sphere_table.hpp"
 
 #include <doctest/doctest.h>
 
@@ -201,4 +202,35 @@ TEST_CASE("a contact is set up with its node trees; a damaged record fails the s
   // An intact pair builds both trees once; a second contact on the same databases shares them.
   const FreeformContact first(intact, {}, intact, {});
   CHECK(&intact->node_tree() == &intact->node_tree());
+}
+
+TEST_CASE("shape operators at the contact points: the ball's and the cup's (I - n n^T) / R from the tables") {
+  const BallAndCup& t = ball_and_cup();
+  const double Rb = t.ball_radius, Rc = t.cup_radius;
+  FreeformContact pair(t.ball, t.mount, t.cup, t.mount);
+  SphereTableContact sphere({Vector3d::Zero(), Rb}, t.cup, t.mount, {});
+  std::mt19937_64 rng(2);
+  double worst_i = 0, worst_j = 0, worst_sphere = 0;
+  for (int k = 0; k < 100; ++k) {
+    const Vector3d dir = downwards(rng, 0.6);
+    const Vector3d centre = (Rc - Rb + 1e-6) * dir;
+    const ContactResult r = pair.evaluate(at(centre), at(Vector3d::Zero()));
+    REQUIRE(r.status == ContactStatus::touching);
+    const ContactShapes s = pair.shapes();
+    // Each relative to its curvature 1/R: the ball convex, the cup (normal into the hollow) concave.
+    worst_i = std::max(worst_i, (s.i - sphere_shape_operator(r.normal, Rb)).norm() * Rb);
+    worst_j = std::max(worst_j, (s.j - sphere_shape_operator(r.normal, -Rc)).norm() * Rc);
+    sphere.request_global_search();  // the cases jump about the cup: no warm start
+    REQUIRE(sphere.evaluate(at(centre), at(Vector3d::Zero())).status == ContactStatus::touching);
+    worst_sphere = std::max(worst_sphere, (sphere.shapes().j - s.j).norm() * Rc);
+  }
+  MESSAGE("shape operators, relative to 1/R: ball " << worst_i << ", cup " << worst_j << ", cup under a sphere "
+                                                    << worst_sphere);
+  // From the cell's normal and point derivatives: on a sphere the normal's change across a cell is
+  // the point's over R, up to rounding and the curved lift (measured 9e-11, 4e-12, 4e-10 of 1/R).
+  // Bound 1e-8. catches: the cup's sign (a 2/R error), a shape operator left in surface axes (the
+  // mount turns surface x to body -z: an error of order 1/R), 1/mm for 1/m (a factor 1000).
+  CHECK(worst_i < 1e-8);
+  CHECK(worst_j < 1e-8);
+  CHECK(worst_sphere < 1e-8);
 }

@@ -1,7 +1,7 @@
 // The scenario reader's private interface: one reader per file, one method per TOML table, in the
 // order a later table may refer to an earlier one. Its definitions are split by stage:
-// scenario.cpp (simulation, bodies, joints, drivers), scenario_surfaces.cpp ([[surface]]),
-// scenario_contacts.cpp ([[contact]]).
+// scenario.cpp (simulation, bodies, joints, drivers), scenario_springs.cpp ([[spring]]),
+// scenario_surfaces.cpp ([[surface]]), scenario_contacts.cpp ([[contact]]).
 #pragma once
 
 #include <filesystem>
@@ -29,6 +29,7 @@ class ScenarioReader {
   void read_joint(const toml::table& j);
   void read_driver(const toml::table& d);
   void check_joints_independent() const;
+  void read_spring(const toml::table& t);
 
   void read_surface(const toml::table& t);
   void read_table(const toml::table& t, const std::string& where, ContactSurface& spec);

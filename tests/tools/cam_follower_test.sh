@@ -32,7 +32,7 @@ import sys
 row = open(sys.argv[1]).read().splitlines()[1].split()
 errors, bounds = [float(x) for x in row[1:4]], [float(x) for x in sys.argv[2:5]]
 assert all(e < b for e, b in zip(errors, bounds)), (errors, bounds)
-assert row[7] == "-", "the follower left the cam: " + row[7]
+assert row[7] == row[8] == "-", "the follower left the cam: " + " ".join(row[7:9])
 PY
 }
 for scene in flat_hertz sphere_hertz; do

@@ -6,7 +6,8 @@ s(theta), s'(theta) omega and s''(theta) omega^2 at theta = omega t (constant sp
 errors, plotted into OUTDIR/cam_follower.png; then one table row per OUTDIR:
   max |position error| / h, max |velocity error| / max |v|, RMS and max |acceleration error| / max |a|
 (RMS weighted by time: the rows are dense during impacts), with the run's steps and CPU seconds
-(summary.json), the first time a `*_touching` column drops to 0 and any `lift_off_time` in the summary.
+(summary.json), when a compliant contact's force first falls to 0 (a row of `*_normal_force`) and
+when it first opens (its first impact's end), and any `lift_off_time` in the summary (the constraint's).
 
 Usage: plot_cam_follower.py OUTDIR... (--omega RAD_PER_S | --scenario FILE.toml) [--no-plot]
 The scenario gives omega as its `[[driver]]`'s motion [0, omega, 0]. Needs numpy (and matplotlib
@@ -91,12 +92,30 @@ def plot(outdir, t, omega, exact, got, err):
     plt.close(fig)
 
 
-def first_separation(data):
+def first_force_zero(data):
+    """The first row at which a compliant contact's `*_normal_force`, positive before, is 0: where a
+    dissipative law stops pushing (its indentation may take a little longer to close)."""
+    for key in sorted(k for k in data if k.endswith("_normal_force")):
+        pushing = data[key] > 0
+        if pushing.any():
+            started = np.argmax(pushing)
+            if (~pushing[started:]).any():
+                return data["t"][started + np.argmax(~pushing[started:])]
+    return None
+
+
+def first_separation(data, summary):
+    """When the contact first opens: the end of the first impact in summary.json (the first accepted
+    step apart), else the first row of a `*_touching` column back at 0 after being 1."""
+    ends = [i["end"] for c in summary.get("contacts", []) for i in c.get("impacts_detail", [])[:1] if i["end"] is not None]
+    if ends:
+        return min(ends)
     for key in sorted(k for k in data if k.endswith("_touching")):
         touching = data[key] > 0
-        started = np.argmax(touching) if touching.any() else None
-        if started is not None and (~touching[started:]).any():
-            return data["t"][started + np.argmax(~touching[started:])]
+        if touching.any():
+            started = np.argmax(touching)
+            if (~touching[started:]).any():
+                return data["t"][started + np.argmax(~touching[started:])]
     return None
 
 
@@ -110,15 +129,16 @@ def main():
     args = parser.parse_args()
     omega = args.omega if args.omega is not None else omega_of(args.scenario)
     print(f"{'run':24} {'max|dy|/h':>10} {'max|dv|/max|v|':>15} {'rms|da|/max|a|':>15} {'max|da|/max|a|':>15} "
-          f"{'steps':>8} {'CPU s':>7} {'separates at':>13} {'lift_off_time':>14}")
+          f"{'steps':>8} {'CPU s':>7} {'force 0 at':>11} {'separates at':>13} {'lift_off_time':>14}")
     for outdir in args.outdirs:
         data, summary = read(outdir)
         t, exact, got, err, row = compare(data, omega)
         if not args.no_plot:
             plot(outdir, t, omega, exact, got, err)
-        sep, lift_off = first_separation(data), found(summary, "lift_off_time")
+        zero, sep, lift_off = first_force_zero(data), first_separation(data, summary), found(summary, "lift_off_time")
         print(f"{Path(outdir).name:24} {row['position']:10.3e} {row['velocity']:15.3e} {row['acc_rms']:15.3e} "
               f"{row['acc_max']:15.3e} {summary.get('steps', 0):8d} {summary.get('cpu_seconds', 0):7.2f} "
+              f"{'-' if zero is None else f'{zero:.6f}':>11} "
               f"{'-' if sep is None else f'{sep:.6f}':>13} {'-' if not lift_off else str(lift_off[0]):>14}")
 
 

@@ -81,6 +81,22 @@ check_impact(i, 0.02, 1e8)
 assert abs((i["end"] - i["start"]) / (2.9432 * i["max_indentation"] / i["approach_velocity"]) - 1) < 4e-3, i
 assert c["max_indentation"] == i["max_indentation"]
 ' && ok || bad "impacts_detail against free fall and Hertz"
+# The body's columns in free fall (t < 0.0638 s, before the ball reaches the floor): right after
+# its position, its velocity g t and its acceleration g, then the contact's columns.
+python3 - "$dir/rk4/time_series.csv" <<'PY' && ok || bad "velocity and acceleration columns in free fall"
+import csv, sys
+header = next(csv.reader(open(sys.argv[1])))
+assert header[:10] == ["t"] + ["ball_" + c for c in ("x", "y", "z", "vx", "vy", "vz", "ax", "ay", "az")], header
+assert header[10] == "ball-floor_touching", header
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if float(r["t"]) < 0.06]
+assert len(rows) > 50, len(rows)
+for r in rows:
+    t = float(r["t"])
+    assert abs(float(r["ball_vz"]) + 9.81 * t) < 1e-12, r
+    assert abs(float(r["ball_z"]) - (0.03 - 9.81 * t * t / 2)) < 1e-12, r
+    assert abs(float(r["ball_az"]) + 9.81) < 1e-12 and float(r["ball_ax"]) == float(r["ball_ay"]) == 0, r
+    assert float(r["ball_vx"]) == float(r["ball_vy"]) == 0, r
+PY
 # The same value quoted as a TOML string: the same run.
 if run -o "$dir/rk4q" --set 'simulation.integrator="rk4"' 2>/dev/null && cmp -s "$dir/rk4/time_series.csv" "$dir/rk4q/time_series.csv"
 then ok; else bad "a quoted string and a bare word differ"; fi

@@ -46,14 +46,15 @@ class Observers : public RunObserver {
   std::vector<RunObserver*> list_;
 };
 
-// One CSV row per output instant: bodies, contacts, energies, constraint violation.
+// One CSV row per output instant: bodies (position, velocity, acceleration), contacts, energies,
+// constraint violation.
 class TimeSeries : public RunObserver {
  public:
   TimeSeries(const std::filesystem::path& file, const Simulation& sim, double end_time, bool progress)
       : out_(file), bar_("simulating", progress), end_time_(end_time) {
     std::string header = "t";
     for (const RigidBody& b : sim.model().bodies)
-      for (const char* c : {"_x", "_y", "_z"}) header += "," + b.name + c;
+      for (const char* c : {"_x", "_y", "_z", "_vx", "_vy", "_vz", "_ax", "_ay", "_az"}) header += "," + b.name + c;
     for (const ContactGroup& g : sim.contacts()) {
       if (g.single())
         for (const char* c : {"_touching", "_indentation", "_indentation_rate", "_normal_force", "_point_i_x", "_point_i_y",
@@ -81,8 +82,10 @@ class TimeSeries : public RunObserver {
     std::string line = format_number(t);
     const auto add = [&](double x) { line.append(",").append(format_number(x)); };
     for (std::size_t k = 0; k < sim.model().bodies.size(); ++k) {
-      const auto r = body_view(y, static_cast<int>(k)).r();
-      add(r.x()), add(r.y()), add(r.z());
+      // Position and velocity from the state; the acceleration from the run's evaluation at (t, y).
+      const BodyStateView b = body_view(y, static_cast<int>(k));
+      const Eigen::Vector3d a = sim.dynamics().linear_acceleration(static_cast<int>(k));
+      for (const Eigen::Vector3d& v : {Eigen::Vector3d(b.r()), Eigen::Vector3d(b.v()), a}) add(v.x()), add(v.y()), add(v.z());
     }
     for (const ContactGroup& g : sim.contacts()) {
       if (const ContactPair* p = g.single()) {

@@ -68,6 +68,7 @@ void Dynamics::evaluate_all_constraints(double t, const double* y) {
 void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFunction& loads) {
   for (BodyLoad& l : loads_) l = BodyLoad{};
   if (loads) loads(t, y, loads_);
+  add_spring_loads(model_.springs, y, loads_);
   evaluate_all_constraints(t, y);
 
   // Generalized velocities and forces, M^-1 Q, and Phi_z M^-1 body by body.
@@ -170,7 +171,7 @@ double Dynamics::kinetic_energy(const double* y) const {
 double Dynamics::potential_energy(const double* y) const {
   double e = 0;
   for (int k = 0; k < body_count_; ++k) e -= model_.bodies[k].mass * model_.gravity.dot(body_view(y, k).r());
-  return e;
+  return e + spring_energy(model_.springs, y);
 }
 
 double Dynamics::position_violation(double t, const double* y) {

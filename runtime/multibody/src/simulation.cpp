@@ -105,10 +105,13 @@ bool Simulation::jacobian_blocks(JacobianBlocks& blocks) const {
       if (joint_group_[c] == group) blocks.affects[static_cast<std::size_t>(from)].push_back(static_cast<int>(c));
   };
   for (std::size_t b = 0; b < n; ++b) reach(static_cast<int>(b), joint_group_[b]);
-  for (const auto& [i, j] : in_play_)
+  const auto couple = [&](int i, int j) {  // a force between bodies i and j: each one's columns reach the other
     for (const auto& [from, to] : {std::pair{i, j}, std::pair{j, i}})
       if (from != kGround && to != kGround && !prescribed_[static_cast<std::size_t>(joint_group_[static_cast<std::size_t>(to)])])
         reach(from, joint_group_[static_cast<std::size_t>(to)]);
+  };
+  for (const auto& [i, j] : in_play_) couple(i, j);
+  for (const Spring& s : model_.springs) couple(s.body_i, s.body_j);
   for (std::vector<int>& a : blocks.affects) {
     std::sort(a.begin(), a.end());
     a.erase(std::unique(a.begin(), a.end()), a.end());

@@ -69,6 +69,8 @@ Scenario ScenarioReader::read() {
   if (const toml::array* list = r_.tables(root, "driver"))
     for (const toml::node& node : *list) read_driver(*node.as_table());
   check_joints_independent();
+  if (const toml::array* list = r_.tables(root, "spring"))
+    for (const toml::node& node : *list) read_spring(*node.as_table());
   if (const toml::array* list = r_.tables(root, "surface"))
     for (const toml::node& node : *list) read_surface(*node.as_table());
   if (const toml::array* list = r_.tables(root, "contact"))

@@ -8,7 +8,8 @@
 
 namespace surfdb::scenario_keys {
 
-inline constexpr std::array<std::string_view, 6> kTables{"simulation", "body", "joint", "driver", "surface", "contact"};
+inline constexpr std::array<std::string_view, 7> kTables{"simulation", "body", "joint", "driver", "spring", "surface",
+                                                         "contact"};
 
 inline constexpr std::array<std::string_view, 8> kSimulation{
     "end_time", "integrator", "step", "relative_tolerance", "absolute_tolerance", "max_step", "output_interval", "gravity"};
@@ -22,6 +23,8 @@ inline constexpr std::array<std::string_view, 5> kSurfaceJointOnly{"surface_i", 
                                                                    "initial_gap_tolerance", "release_to"};
 inline constexpr std::array<std::string_view, 7> kDriver{"name", "joint", "type", "motion", "amplitude", "frequency",
                                                          "phase"};
+inline constexpr std::array<std::string_view, 7> kSpring{"name",    "body_i",    "body_j",     "point_i",
+                                                         "point_j", "stiffness", "free_length"};
 inline constexpr std::array<std::string_view, 22> kSurface{
     "name",      "body",           "table",           "sphere_radius",   "cavity_radius",  "cavity_cap_height",
     "plane_normal", "box_size",    "cylinder_radius", "cylinder_length", "cylinder_cavity", "origin",
@@ -39,6 +42,7 @@ inline std::span<const std::string_view> of(std::string_view table) {
   if (table == "body") return kBody;
   if (table == "joint") return kJoint;
   if (table == "driver") return kDriver;
+  if (table == "spring") return kSpring;
   if (table == "surface") return kSurface;
   if (table == "contact") return kContact;
   return {};

@@ -1,8 +1,8 @@
 // The scenario reader's private interface: one reader per file, one method per TOML table, in the
 // order a later table may refer to an earlier one. Its definitions are split by stage:
-// scenario.cpp (simulation, bodies, joints, drivers), scenario_surfaces.cpp ([[surface]]),
-// scenario_contacts.cpp ([[contact]]), scenario_surface_joints.cpp (surface_contact joints, read
-// last: they name surfaces and contacts).
+// scenario.cpp (simulation, bodies, joints, drivers), scenario_springs.cpp ([[spring]]),
+// scenario_surfaces.cpp ([[surface]]), scenario_contacts.cpp ([[contact]]), scenario_surface_joints.cpp
+// (surface_contact joints, read last: they name surfaces and contacts).
 #pragma once
 
 #include <filesystem>
@@ -30,6 +30,7 @@ class ScenarioReader {
   void read_joint(const toml::table& j);
   void read_driver(const toml::table& d);
   void check_joints_independent() const;
+  void read_spring(const toml::table& t);
   void read_surface_joint(const toml::table& j);
   int surface_named(const toml::table& t, const char* key, const std::string& where) const;
 

@@ -62,10 +62,13 @@ class Dynamics : public OdeSystem {
   /// The force (world, N) and torque (world, N m, about its centre of mass) that joint `joint`
   /// applies to its body j, from the last derivative() call. Body i receives the opposite force.
   BodyLoad joint_reaction(int joint) const;
+  /// Body k's centre-of-mass acceleration (world, m/s^2) from the last derivative() call: the
+  /// acceleration at the (t, y) of that call, constraint forces included.
+  Eigen::Vector3d linear_acceleration(int body) const { return acc_.segment<3>(6 * body); }
   std::size_t joint_count() const { return model_.joints.size(); }
 
   double kinetic_energy(const double* y) const;
-  /// Gravitational potential energy, zero at the origin.
+  /// Potential energy: gravitational (zero at the origin) plus the springs' elastic energy.
   double potential_energy(const double* y) const;
   /// Largest |Phi| (position-level constraint violation) at (t, y), surface joints included.
   double position_violation(double t, const double* y);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "surfdb/multibody/spring.hpp"
+
 namespace surfdb {
 
 struct RigidBody {
@@ -88,6 +90,7 @@ struct MultibodyModel {
   std::vector<RigidBody> bodies;
   std::vector<Joint> joints;
   std::vector<Driver> drivers;
+  std::vector<Spring> springs;  // spring.hpp: applied with gravity, their energy in the potential
   std::vector<SurfaceJointSpec> surface_joints;
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);  // m/s^2
 

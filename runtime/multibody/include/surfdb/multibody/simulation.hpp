@@ -58,7 +58,7 @@ class Simulation : public OdeSystem {
   /// impossible settings.
   RunStatistics run(std::vector<double>& y, const RunSettings& settings, RunObserver& observer);
 
-  /// Kinetic + gravitational + elastic contact energy (the last from the last accept()), J.
+  /// Kinetic + gravitational + the springs' + elastic contact energy (the last from the last accept()), J.
   double mechanical_energy(const double* y) const;
   /// Energy dissipated by all contacts up to y, J.
   double dissipated_energy(const double* y) const;

@@ -32,8 +32,9 @@ class RunObserver {
  public:
   virtual ~RunObserver() = default;
   /// At t = 0 and at each output instant. The simulation's last evaluation was made at (t, y), so
-  /// its joint reactions (dynamics().joint_reaction) belong to this state; `violation` is the
-  /// largest position-level constraint violation there.
+  /// its joint reactions (dynamics().joint_reaction) and the bodies' accelerations
+  /// (dynamics().linear_acceleration) belong to this state; `violation` is the largest
+  /// position-level constraint violation there.
   virtual void output(const Simulation& /*sim*/, double /*t*/, const double* /*y*/, double /*violation*/) {}
   /// After every accepted step (after output() when the step is an output instant): y is the
   /// accepted state, the pairs' states are latched at it.

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The cam-follower sample end to end with the compliant contact: the committed parts converted as
+# samples/cam_follower/prepare.sh does, flat_hertz.toml and sphere_hertz.toml run over half a cam
+# revolution (rise, dwell, start of the return), and tools/plots/plot_cam_follower.py's errors
+# against the exact law within what the contact's compliance and the tables allow.
+# Usage: cam_follower_test.sh PATH/TO/surfdb SOURCE_DIR
+set -u
+surfdb=$1
+src=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# shellcheck source=test_lib.sh
+source "$(dirname "$0")/test_lib.sh"
+python=python3
+[ -x /usr/bin/python3 ] && python=/usr/bin/python3
+if ! "$python" -c "import numpy" 2>/dev/null; then echo "no numpy"; exit 77; fi
+
+mkdir -p "$dir/tables"
+cp "$src"/samples/cam_follower/*.toml "$dir/"
+for cam in flat sphere; do
+  "$surfdb" convert "$src/samples/cam_follower/cam_$cam.step" --face 1 --grid 999x5 --record 27x5 \
+    -o "$dir/tables/cam_${cam}_999.sdb" 2>/dev/null || bad "convert cam_$cam"
+done
+"$surfdb" convert "$src/samples/cam_follower/follower_flat.step" --face 1 --grid 15x41 --record 15x41 \
+  -o "$dir/tables/follower_flat.sdb" 2>/dev/null || bad "convert follower_flat"
+
+# check RUN POSITION VELOCITY ACCELERATION_RMS: the script's row for the run, each error below its bound.
+check() {
+  "$python" "$src/tools/plots/plot_cam_follower.py" "$dir/$1" --omega 6.283185307179586 --no-plot >"$dir/$1.txt" &&
+    "$python" - "$dir/$1.txt" "$2" "$3" "$4" <<'PY'
+import sys
+row = open(sys.argv[1]).read().splitlines()[1].split()
+errors, bounds = [float(x) for x in row[1:4]], [float(x) for x in sys.argv[2:5]]
+assert all(e < b for e, b in zip(errors, bounds)), (errors, bounds)
+assert row[7] == row[8] == "-", "the follower left the cam: " + " ".join(row[7:9])
+PY
+}
+for scene in flat_hertz sphere_hertz; do
+  if "$surfdb" simulate "$dir/$scene.toml" -o "$dir/$scene" --end-time 0.5 --no-plots --quiet 2>"$dir/err"; then ok
+  else bad "$scene: $(cat "$dir/err")"; fi
+done
+# Position: the contact's compliance (0.6-0.8 um flat, 1.5-2.3 um sphere, of a 10 mm lift); velocity and
+# acceleration: the tables' interpolation at 999 points (measured 3e-5, 8e-5 and 3e-3).
+check flat_hertz 5e-5 1e-4 1e-2 && ok || bad "flat follower against the law: $(cat "$dir/flat_hertz.txt")"
+check sphere_hertz 1.5e-4 2e-4 1e-2 && ok || bad "spherical follower against the law: $(cat "$dir/sphere_hertz.txt")"
+finish

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The cam-follower sample end to end with the compliant contact: the committed parts converted as
-# samples/cam_follower/prepare.sh does, flat_hertz.toml and sphere_hertz.toml run over half a cam
-# revolution (rise, dwell, start of the return), and tools/plots/plot_cam_follower.py's errors
-# against the exact law within what the contact's compliance and the tables allow.
+# The cam-follower sample end to end: the committed parts converted as samples/cam_follower/prepare.sh
+# does, the Hertz and the surface_contact scenarios of both followers run over half a cam revolution
+# (rise, dwell, start of the return), and tools/plots/plot_cam_follower.py's errors against the
+# exact law within what the contact's compliance (or the constraint's drift) and the tables allow;
+# the constraint's lift-off time at 30 pi rad/s against the law's first zero of the contact force.
 # Usage: cam_follower_test.sh PATH/TO/surfdb SOURCE_DIR
 set -u
 surfdb=$1
@@ -35,7 +36,7 @@ assert all(e < b for e, b in zip(errors, bounds)), (errors, bounds)
 assert row[7] == row[8] == "-", "the follower left the cam: " + " ".join(row[7:9])
 PY
 }
-for scene in flat_hertz sphere_hertz; do
+for scene in flat_hertz sphere_hertz flat_constraint sphere_constraint; do
   if "$surfdb" simulate "$dir/$scene.toml" -o "$dir/$scene" --end-time 0.5 --no-plots --quiet 2>"$dir/err"; then ok
   else bad "$scene: $(cat "$dir/err")"; fi
 done
@@ -43,4 +44,14 @@ done
 # acceleration: the tables' interpolation at 999 points (measured 3e-5, 8e-5 and 3e-3).
 check flat_hertz 5e-5 1e-4 1e-2 && ok || bad "flat follower against the law: $(cat "$dir/flat_hertz.txt")"
 check sphere_hertz 1.5e-4 2e-4 1e-2 && ok || bad "spherical follower against the law: $(cat "$dir/sphere_hertz.txt")"
+# The constraint: the tables' interpolation and the stabilised drift (measured 4.1e-6, 2.2e-5, 3.3e-3).
+check flat_constraint 2e-5 1e-4 1e-2 && ok || bad "flat follower, constraint: $(cat "$dir/flat_constraint.txt")"
+check sphere_constraint 2e-5 1e-4 1e-2 && ok || bad "spherical follower, constraint: $(cat "$dir/sphere_constraint.txt")"
+# Lift-off: the law's contact force first vanishes at t = 0.013441627 s (liftoff_constraint.toml).
+"$surfdb" simulate "$dir/liftoff_constraint.toml" -o "$dir/liftoff" --end-time 0.02 --no-plots --quiet 2>/dev/null &&
+  "$python" - "$dir/liftoff/summary.json" <<'PY' && ok || bad "lift-off time"
+import json, sys
+lift_off = json.load(open(sys.argv[1]))["surface_joints"][0]["lift_off_time"]
+assert abs(lift_off - 0.013441627) < 5e-5, lift_off
+PY
 finish

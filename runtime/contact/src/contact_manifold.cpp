@@ -57,8 +57,8 @@ void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j
   if (detectors_.size() > 1) merge();
 }
 
-ContactShapes FreeformManifold::shapes(std::size_t k) const {
-  return std::visit([](const auto& detector) { return detector.shapes(); }, detectors_[k]);
+ContactShapes FreeformManifold::shapes(std::size_t k) {
+  return std::visit([](auto& detector) { return detector.shapes(); }, detectors_[k]);
 }
 
 void FreeformManifold::request_global_search() {

@@ -3,7 +3,6 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 namespace surfdb {
 
@@ -208,9 +207,10 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     case Outcome::singular: have_inverse_ = false, r.status = ContactStatus::singular; return r;
     case Outcome::no_convergence: have_inverse_ = false, r.status = ContactStatus::no_convergence; return r;
   }
-  const Eigen::Vector3d derivatives[10] = {wi.p_u, wi.p_v, wi.n_u, wi.n_v, wi.n, wj.p_u, wj.p_v, wj.n_u, wj.n_v, wj.n};
-  std::copy(std::begin(derivatives), std::end(derivatives), last_derivatives_);
-  last_rotation_ = frame_j.rotation;
+  last_rotation_i_ = frame_i.rotation;
+  last_rotation_j_ = frame_j.rotation;
+  last_normal_i_ = wi.table.n;
+  last_normal_j_ = wj.table.n;
   r.u_i = wi.table.u;
   r.v_i = wi.table.v;
   r.u_j = wj.table.u;
@@ -240,11 +240,12 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
   return r;
 }
 
-ContactShapes FreeformContact::shapes() const {
-  const Eigen::Vector3d* d = last_derivatives_;
-  const Eigen::Matrix3d& R = last_rotation_;
-  return {R * shape_operator(d[0], d[1], d[2], d[3], d[4]) * R.transpose(),
-          R * shape_operator(d[5], d[6], d[7], d[8], d[9]) * R.transpose()};
+ContactShapes FreeformContact::shapes() {
+  const auto world = [](Side& side, const Eigen::Matrix3d& R, double u, double v, const Eigen::Vector3d& n) {
+    return Eigen::Matrix3d(R * blended_shape_operator(side.binding, u, v, n) * R.transpose() / side.scale);
+  };
+  return {world(side_i_, last_rotation_i_, q_[0], q_[1], last_normal_i_),
+          world(side_j_, last_rotation_j_, q_[2], q_[3], last_normal_j_)};
 }
 
 ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState& body_j) {

@@ -29,7 +29,7 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   // A foot point clamped at the face's edge is a fine start for the next solve; a failed one is not.
   have_guess_ = p.converged || p.point.status == QueryStatus::outside_domain;
   u_ = p.point.u, v_ = p.point.v;
-  foot_ = p.point;
+  foot_normal_ = p.point.n;
   foot_rotation_ = R;
   r.u_j = p.point.u;
   r.v_j = p.point.v;
@@ -57,11 +57,10 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   return r;
 }
 
-ContactShapes SphereTableContact::shapes() const {
+ContactShapes SphereTableContact::shapes() {
   const Eigen::Matrix3d& R = foot_rotation_;
-  const Eigen::Vector3d n = R * foot_.n;
-  return {sphere_shape_operator(n, sphere_.radius),
-          shape_operator(R * (scale_ * foot_.dp_du), R * (scale_ * foot_.dp_dv), R * foot_.dn_du, R * foot_.dn_dv, n)};
+  return {sphere_shape_operator(R * foot_normal_, sphere_.radius),
+          R * blended_shape_operator(binding_, u_, v_, foot_normal_) * R.transpose() / scale_};
 }
 
 }  // namespace surfdb

@@ -102,6 +102,8 @@ void ScenarioReader::read_simulation(const toml::table& root) {
   run.cvode.max_step = r_.positive(*sim, "max_step", "simulation", defaults.max_step);
   run.output.interval = r_.positive(*sim, "output_interval", "simulation", OutputSchedule{}.interval);
   s_.model.gravity = r_.vec3(*sim, "gravity", "simulation", Vector3d(0, 0, -9.81));
+  const double gain = r_.positive(*sim, "stabilisation_gain", "simulation", Stabilisation{}.beta);
+  s_.stabilisation.alpha = s_.stabilisation.beta = gain;
 }
 
 void ScenarioReader::read_body(const toml::table& b) {
@@ -247,7 +249,7 @@ Scenario load_scenario(const std::filesystem::path& path, std::span<const std::s
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {
   try {
     std::unique_ptr<Simulation> sim = std::make_unique<Simulation>(
-        std::move(scenario.model), std::move(scenario.surfaces), std::move(scenario.contacts));
+        std::move(scenario.model), std::move(scenario.surfaces), std::move(scenario.contacts), scenario.stabilisation);
     scenario.surfaces.clear();
     scenario.contacts.clear();
     sim->check_surface_joints(scenario.initial_state.data());

@@ -58,7 +58,7 @@ class FreeformManifold {
   bool neighbours(std::size_t a, std::size_t b) const;
 
   /// Slot k's shape operators at its points of the last evaluate() (shape_operator.hpp).
-  ContactShapes shapes(std::size_t k) const;
+  ContactShapes shapes(std::size_t k);
   /// Every slot's next evaluate() starts from its global search, not its last answer.
   void request_global_search();
   /// Slot k's next evaluate() starts from the parameters of `r`, one of its earlier results.

@@ -46,8 +46,8 @@ class FreeformContact {
   ContactResult evaluate(const BodyState& body_i, const BodyState& body_j);
 
   /// The surfaces' shape operators at the points of the last evaluate() that solved (world, 1/m),
-  /// from the tables' interpolated point and normal derivatives there.
-  ContactShapes shapes() const;
+  /// each blended from the grid cells around its point (blended_shape_operator).
+  ContactShapes shapes();
 
   void request_global_search() { have_guess_ = false; }
   void set_guess(double u_i, double v_i, double u_j, double v_j);
@@ -81,10 +81,9 @@ class FreeformContact {
   Eigen::Matrix4d J_inverse_;  // the last Newton Jacobian's inverse, near q_ when have_inverse_
   bool have_inverse_ = false;
   std::uint64_t global_searches_ = 0;
-  // The last solve's derivatives for shapes(): p_u, p_v, n_u, n_v, n of side i then side j, in
-  // surface j's axes (metres), and those axes in the world.
-  Eigen::Vector3d last_derivatives_[10];
-  Eigen::Matrix3d last_rotation_ = Eigen::Matrix3d::Identity();
+  // The last solve's surface axes in the world and its unit normals there (surface axes), for shapes().
+  Eigen::Matrix3d last_rotation_i_ = Eigen::Matrix3d::Identity(), last_rotation_j_ = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d last_normal_i_ = Eigen::Vector3d::UnitZ(), last_normal_j_ = Eigen::Vector3d::UnitZ();
 };
 
 }  // namespace surfdb

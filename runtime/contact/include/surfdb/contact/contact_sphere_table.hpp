@@ -31,8 +31,8 @@ class SphereTableContact {
   void set_guess(double u, double v) { u_ = u, v_ = v, have_guess_ = true; }
 
   /// The shape operators at the points of the last evaluate() that solved (world, 1/m): the
-  /// sphere's, and the table's from its interpolated point and normal derivatives.
-  ContactShapes shapes() const;
+  /// sphere's, and the table's blended from the grid cells around its point (blended_shape_operator).
+  ContactShapes shapes();
 
   const SurfaceBinding& binding() const { return binding_; }
 
@@ -44,8 +44,8 @@ class SphereTableContact {
   const NodeTree* tree_;
   double u_ = 0, v_ = 0;  // the last foot point: the warm start
   bool have_guess_ = false;
-  // The last solve's foot point (table axes and unit) and the table's axes in the world.
-  SurfacePoint foot_{};
+  // The last solve's unit normal (table axes) and the table's axes in the world.
+  Eigen::Vector3d foot_normal_ = Eigen::Vector3d::UnitZ();
   Eigen::Matrix3d foot_rotation_ = Eigen::Matrix3d::Identity();
 };
 

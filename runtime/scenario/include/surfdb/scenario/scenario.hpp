@@ -28,6 +28,7 @@ struct Scenario {
   std::vector<ContactSurface> surfaces;
   std::vector<ContactGroupSpec> contacts;  // one per [[contact]] entry
   RunSettings run;
+  Stabilisation stabilisation;  // the joints' Baumgarte gains ([simulation] stabilisation_gain)
 };
 
 /// Reads and checks a scenario; .sdb paths are relative to the scenario's folder. The overrides,

@@ -58,5 +58,21 @@ python=/usr/bin/python3  # Debian's, with python3-matplotlib (as surfdb simulate
 [ -x "$python" ] || python=python3
 "$python" "$root/tools/plots/plot_socket_pressure.py" "$root/out/socket_areal" "$root/out/socket_hertz" \
   --foundation-stiffness 2e10 --relative-radius 4.95
+step "sliding contact as a constraint (paper 004): the cam-follower benchmark against its exact law"
+"$root/samples/cam_follower/prepare.sh" "$surfdb"
+cam="$root/samples/cam_follower"
+for scenario in flat_constraint flat_hertz sphere_constraint sphere_hertz liftoff_constraint liftoff_hertz; do
+  "$surfdb" simulate "$cam/$scenario.toml" -o "$root/out/cam_$scenario" --no-plots --quiet
+done
+for follower in flat sphere; do  # the coarser tables, 201 points along the profile
+  for contact in constraint hertz; do
+    "$surfdb" simulate "$cam/${follower}_$contact.toml" -o "$root/out/cam_${follower}_${contact}_201" --no-plots --quiet \
+      --set "surface.cam_profile.table=\"tables/cam_${follower}_201.sdb\""
+  done
+done
+"$python" "$root/tools/plots/plot_cam_follower.py" --scenario "$cam/flat_constraint.toml" \
+  "$root"/out/cam_{flat,sphere}_{constraint,hertz}{,_201}
+"$python" "$root/tools/plots/plot_cam_follower.py" --scenario "$cam/liftoff_constraint.toml" --no-plot \
+  "$root"/out/cam_liftoff_{constraint,hertz}
 step "plots and summaries are in out/<scenario>/ (docs/demo.md explains them)"
 ls "$root/out/hertz"

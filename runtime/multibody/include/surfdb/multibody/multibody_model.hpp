@@ -69,6 +69,15 @@ struct Driver {
 /// follower; paper 004): one equation keeping them touching with a common tangent plane
 /// (surfdb/contact/sliding_plane.hpp), its multiplier the normal contact force. The surfaces are
 /// a Simulation's (contact_surface.hpp); the model keeps their bodies for the equations' structure.
+/// How a surface joint holds its surfaces together (paper 004; surface_joint.hpp).
+enum class SurfaceJointFormulation {
+  /// One equation, the contact point found by the common-normal solve at every evaluation.
+  sliding_plane,
+  /// The five equations with the four surface parameters as extra states (two tables only;
+  /// surface_joint_parameters.hpp).
+  five_equations,
+};
+
 struct SurfaceJointSpec {
   std::string name;
   int surface_i = -1, surface_j = -1;      // indices into the simulation's surfaces
@@ -82,6 +91,7 @@ struct SurfaceJointSpec {
   /// constraint from the first accepted step at which it would have to pull; it is idle until
   /// then. -1: the constraint holds on, pulling if need be, and the lift-off is only reported.
   int release_to = -1;
+  SurfaceJointFormulation formulation = SurfaceJointFormulation::sliding_plane;
 };
 
 struct MultibodyModel {

@@ -1,0 +1,148 @@
+// The surface_contact joint's five-equation formulation (the surface parameters as states,
+// surface_joint_parameters.hpp) against closed forms, with the sliding plane as a second check:
+// the paper's ball table sliding without friction in its cup table is a spherical pendulum (period
+// an elliptic integral, wall force m g (3 - 2 cos θ0) at the bottom, energy kept) and a conical
+// pendulum (circling at constant height when its angular speed is sqrt(g / (L cos α))); with the
+// cup swinging on a hinge and the ball spinning, both formulations follow the same motion.
+#include <doctest/doctest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "../support/ball_and_cup.hpp"
+#include "surfdb/multibody/simulation.hpp"
+
+using namespace surfdb;
+
+namespace {
+
+constexpr double kMass = 0.011, kG = 9.81;
+constexpr double kBall = 0.010, kCavity = 0.050;  // m, the paper's marble and cup
+constexpr double kLength = kCavity - kBall;       // the pendulum's: cup centre to ball centre
+const double kInertia = 0.4 * kMass * kBall * kBall;
+
+// K(k) by the arithmetic-geometric mean: K = pi / (2 AGM(1, sqrt(1 - k^2))).
+double elliptic_k(double k) {
+  double a = 1, b = std::sqrt(1 - k * k);
+  for (int i = 0; i < 40; ++i) {
+    const double m = 0.5 * (a + b);
+    b = std::sqrt(a * b);
+    a = m;
+  }
+  return std::numbers::pi / (2 * a);
+}
+
+ContactSurface table_surface(const char* name, int body, std::shared_ptr<const Database> table) {
+  ContactSurface s;
+  s.name = name;
+  s.body = body;
+  s.kind = ContactSurface::Kind::table;
+  s.tables = TableSet::single(std::move(table));
+  s.mount = test::ball_and_cup().mount;  // the contact regions away from the parameter poles
+  return s;
+}
+
+// The ball (body 0) in the cup (on `cup_body`) held by a surface joint with `formulation`.
+std::unique_ptr<Simulation> ball_in_cup(SurfaceJointFormulation formulation, MultibodyModel model, int cup_body = kGround) {
+  std::vector<ContactSurface> surfaces{table_surface("ball", 0, test::ball_and_cup().ball),
+                                       table_surface("cup", cup_body, test::ball_and_cup().cup)};
+  SurfaceJointSpec joint;
+  joint.name = "slide";
+  joint.surface_i = 0;
+  joint.surface_j = 1;
+  joint.body_i = 0;
+  joint.body_j = cup_body;
+  joint.formulation = formulation;
+  model.surface_joints.push_back(joint);
+  return std::make_unique<Simulation>(std::move(model), std::move(surfaces), std::vector<ContactGroupSpec>{});
+}
+
+MultibodyModel ball_model() {
+  MultibodyModel m;
+  m.bodies.push_back({"ball", kMass, kInertia * Eigen::Matrix3d::Identity()});
+  m.gravity = {0, 0, -kG};
+  return m;
+}
+
+RunSettings adams(double end_time) {
+  RunSettings run{.end_time = end_time, .integrator = IntegratorKind::adams};
+  run.cvode.relative_tolerance = 1e-10;
+  run.cvode.absolute_tolerance = 1e-13;
+  return run;
+}
+
+// Every accepted step's time and ball centre.
+struct Track : RunObserver {
+  std::vector<double> t;
+  std::vector<Eigen::Vector3d> r;
+  void accepted(const Simulation&, double time, const double* y) override {
+    t.push_back(time);
+    r.push_back(body_view(y, 0).r());
+  }
+  // Times at which x crosses 0 upwards, interpolated.
+  std::vector<double> upward_crossings() const {
+    std::vector<double> out;
+    for (std::size_t k = 1; k < t.size(); ++k)
+      if (r[k - 1].x() < 0 && r[k].x() >= 0)
+        out.push_back(t[k - 1] + (t[k] - t[k - 1]) * -r[k - 1].x() / (r[k].x() - r[k - 1].x()));
+    return out;
+  }
+};
+
+// The pendulum released at rest theta0 from the bottom of the cup: its period (between the first
+// two upward crossings of x = 0), statistics and energy drift.
+struct PendulumRun {
+  double period = 0, energy_drift = 0;
+  RunStatistics run;
+  SurfaceJointStatistics joint;
+};
+
+PendulumRun pendulum(SurfaceJointFormulation formulation, double theta0, double periods) {
+  const auto sim = ball_in_cup(formulation, ball_model());
+  std::vector<double> y(kBodyStateSize);
+  set_body_state(y.data(), 0, {kLength * std::sin(theta0), 0, -kLength * std::cos(theta0)}, Eigen::Quaterniond::Identity(),
+                 Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  sim->check_surface_joints(y.data());
+  const double closed_form = 4 * std::sqrt(kLength / kG) * elliptic_k(std::sin(theta0 / 2));
+  Track track;
+  PendulumRun out;
+  const double e0 = sim->mechanical_energy(y.data());
+  out.run = sim->run(y, adams(periods * closed_form), track);
+  const std::vector<double> up = track.upward_crossings();
+  REQUIRE(up.size() >= 2);
+  out.period = up[1] - up[0];
+  out.energy_drift = sim->mechanical_energy(y.data()) - e0;
+  out.joint = sim->surface_joints()[0].statistics();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("five-equation surface joint: the ball's table in the cup's table is a spherical pendulum") {
+  const double theta0 = 0.35;
+  const double closed_form = 4 * std::sqrt(kLength / kG) * elliptic_k(std::sin(theta0 / 2));
+  const PendulumRun five = pendulum(SurfaceJointFormulation::five_equations, theta0, 2.2);
+  const PendulumRun plane = pendulum(SurfaceJointFormulation::sliding_plane, theta0, 2.2);
+  const double bottom_force = kMass * kG * (3 - 2 * std::cos(theta0));
+  MESSAGE("five equations: period " << five.period << " s against " << closed_form << " (relative "
+                                    << (five.period - closed_form) / closed_form << "), sliding plane "
+                                    << plane.period << " (relative " << (plane.period - closed_form) / closed_form
+                                    << "); wall force at the bottom " << five.joint.max_force << " N against "
+                                    << bottom_force << "; energy drift " << five.energy_drift << " J; drift |Phi| "
+                                    << five.run.constraint_drift << " m; tangential |c| "
+                                    << five.joint.max_tangential_offset << " m, " << five.joint.max_normal_error
+                                    << " rad; " << five.run.steps << " steps, " << five.run.rhs_evaluations
+                                    << " right-hand sides (sliding plane " << plane.run.steps << ", "
+                                    << plane.run.rhs_evaluations << ")");
+  CHECK(std::abs(five.period - closed_form) < 1e-8 * closed_form);
+  CHECK(std::abs(five.period - plane.period) < 1e-8 * closed_form);
+  CHECK(five.joint.max_force == doctest::Approx(bottom_force).epsilon(1e-6));
+  CHECK(five.joint.min_force == doctest::Approx(kMass * kG * std::cos(theta0)).epsilon(1e-6));
+  CHECK(std::abs(five.energy_drift) < 1e-6 * kMass * kG * kLength);
+  CHECK(five.run.constraint_drift < 1e-8);
+  CHECK(five.joint.max_tangential_offset < 1e-8);
+  CHECK(five.joint.max_normal_error < 1e-6);
+  CHECK(five.joint.singular_steps == 0);
+}

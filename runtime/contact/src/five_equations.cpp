@@ -38,6 +38,27 @@ SideMotion side_motion(const SurfaceJet& s, const Eigen::Vector2d& rates, const 
   return m;
 }
 
+// Solves E^T [T_i a_i - T_j a_j] = E^T x, E^T [N_i a_i + N_j a_j] = E^T y for a = (a_i, a_j), the
+// matrix of the paper's Eqs. 23 and 28 in tangent coordinates.
+Eigen::Vector4d solve_tangential(const ContactJets& jets, const Eigen::Vector3d& x, const Eigen::Vector3d& y,
+                                 bool& singular) {
+  const Matrix32 E = tangent_basis(jets.j.n);
+  Eigen::Matrix4d M;
+  M << E.transpose() * point_tangents(jets.i), -E.transpose() * point_tangents(jets.j),
+      E.transpose() * normal_tangents(jets.i), E.transpose() * normal_tangents(jets.j);
+  Eigen::Vector4d rhs;
+  rhs << E.transpose() * x, E.transpose() * y;
+  // Rows in metres and in radians per parameter: equilibrated before the rank decision.
+  for (int r = 0; r < 4; ++r) {
+    const double size = M.row(r).cwiseAbs().maxCoeff();
+    if (size > 0) M.row(r) /= size, rhs[r] /= size;
+  }
+  Eigen::FullPivLU<Eigen::Matrix4d> lu(M);
+  lu.setThreshold(kSingularPivot);
+  singular = lu.rank() < 4;
+  return singular ? Eigen::Vector4d::Zero() : Eigen::Vector4d(lu.solve(rhs));
+}
+
 }  // namespace
 
 ContactSlides contact_slides(const ContactJets& jets) {
@@ -63,37 +84,19 @@ Eigen::Vector4d parameter_accelerations(const ContactJets& jets, const BodyState
                                         double beta, bool& singular) {
   const SideMotion mi = side_motion(jets.i, jets.rates.head<2>(), body_i, acc_i);
   const SideMotion mj = side_motion(jets.j, jets.rates.tail<2>(), body_j, acc_j);
-  const Matrix32 E = tangent_basis(jets.j.n);
   const double b2 = beta * beta;
   const Eigen::Vector3d q_ps = mi.point_acc - mj.point_acc + 2 * alpha * (mi.point_rate - mj.point_rate) +
                                b2 * (jets.i.p - jets.j.p);
   const Eigen::Vector3d q_n = mi.normal_acc + mj.normal_acc + 2 * alpha * (mi.normal_rate + mj.normal_rate) +
                               b2 * (jets.i.n + jets.j.n);
-  Eigen::Matrix4d M;
-  M << E.transpose() * point_tangents(jets.i), -E.transpose() * point_tangents(jets.j),
-      E.transpose() * normal_tangents(jets.i), E.transpose() * normal_tangents(jets.j);
-  Eigen::Vector4d rhs;
-  rhs << -E.transpose() * q_ps, -E.transpose() * q_n;
-  // Rows in metres and in radians per parameter: equilibrated before the rank decision.
-  for (int r = 0; r < 4; ++r) {
-    const double size = M.row(r).cwiseAbs().maxCoeff();
-    if (size > 0) M.row(r) /= size, rhs[r] /= size;
-  }
-  Eigen::FullPivLU<Eigen::Matrix4d> lu(M);
-  lu.setThreshold(kSingularPivot);
-  singular = lu.rank() < 4;
-  return singular ? Eigen::Vector4d::Zero() : Eigen::Vector4d(lu.solve(rhs));
+  return solve_tangential(jets, -q_ps, -q_n, singular);
 }
 
-Eigen::Vector4d parameter_rates(const SurfaceJet& i, const SurfaceJet& j, const Eigen::Vector3d& slide_i,
-                                const Eigen::Vector3d& slide_j) {
-  const auto rates = [](const SurfaceJet& s, const Eigen::Vector3d& slide) -> Eigen::Vector2d {
-    const Matrix32 T = point_tangents(s);
-    return (T.transpose() * T).ldlt().solve(T.transpose() * slide);
-  };
-  Eigen::Vector4d r;
-  r << rates(i, slide_i), rates(j, slide_j);
-  return r;
+Eigen::Vector4d parameter_rates(const ContactJets& jets, const BodyState& body_i, const BodyState& body_j, bool& singular) {
+  // c' = E^T [T_i s_i' - T_j s_j' + w] and E^T [N_i s_i' + N_j s_j' + w_i x n_i + w_j x n_j].
+  const Eigen::Vector3d w = body_i.point_velocity(jets.i.p) - body_j.point_velocity(jets.j.p);
+  const Eigen::Vector3d turn = body_i.angular_velocity.cross(jets.i.n) + body_j.angular_velocity.cross(jets.j.n);
+  return solve_tangential(jets, -w, -turn, singular);
 }
 
 }  // namespace surfdb

@@ -33,6 +33,8 @@ SurfaceJet surface_jet(SurfaceBinding& binding, double u, double v) {
   jet.n_uu = su * (u_plus.dn_du - u_minus.dn_du);
   jet.n_vv = sv * (v_plus.dn_dv - v_minus.dn_dv);
   jet.n_uv = 0.5 * (sv * (v_plus.dn_du - v_minus.dn_du) + su * (u_plus.dn_dv - u_minus.dn_dv));
+  jet.p_u_mean = su * (u_plus.p - u_minus.p), jet.p_v_mean = sv * (v_plus.p - v_minus.p);
+  jet.n_u_mean = su * (u_plus.n - u_minus.n), jet.n_v_mean = sv * (v_plus.n - v_minus.n);
   return jet;
 }
 
@@ -45,6 +47,8 @@ SurfaceJet placed(const SurfaceJet& jet, const Eigen::Matrix3d& R, const Eigen::
   out.n = R * jet.n;
   out.n_u = R * jet.n_u, out.n_v = R * jet.n_v;
   out.n_uu = R * jet.n_uu, out.n_uv = R * jet.n_uv, out.n_vv = R * jet.n_vv;
+  out.p_u_mean = S * jet.p_u_mean, out.p_v_mean = S * jet.p_v_mean;
+  out.n_u_mean = R * jet.n_u_mean, out.n_v_mean = R * jet.n_v_mean;
   return out;
 }
 

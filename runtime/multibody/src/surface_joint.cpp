@@ -147,7 +147,7 @@ void SurfaceJoint::start(const BodyState& i, const BodyState& j, double* s) {
   if (!have_point_ || !solved(contact_))
     throw std::runtime_error("surface joint '" + spec_.name + "': no contact point found between its surfaces (" +
                              contact_status_name(contact_.status) + ") to start its surface parameters from");
-  parameters_->start(slot_, contact_, plane_, i, j, s);
+  parameters_->start(slot_, contact_, i, j, s);
 }
 
 ConstraintRow SurfaceJoint::row(const BodyState& i, const BodyState& j, const double* s) {

@@ -26,13 +26,25 @@ SurfaceJet SurfaceJointParameters::world_jet(Side& side, std::size_t face, doubl
   return placed(jet, pose.A * side.mount.rotation, pose.r + pose.A * side.mount.offset, side.scale);
 }
 
-void SurfaceJointParameters::start(std::size_t slot, const ContactResult& contact, const SlidingPlane& plane,
-                                   const BodyState& body_i, const BodyState& body_j, double* s) {
+void SurfaceJointParameters::start(std::size_t slot, const ContactResult& contact, const BodyState& body_i,
+                                   const BodyState& body_j, double* s) {
   face_i_ = slot / j_.faces.size();
   face_j_ = slot % j_.faces.size();
-  const SurfaceJet ji = world_jet(i_, face_i_, contact.u_i, contact.v_i, body_i.pose);
-  const SurfaceJet jj = world_jet(j_, face_j_, contact.u_j, contact.v_j, body_j.pose);
-  const Eigen::Vector4d rates = parameter_rates(ji, jj, plane.slide_i, plane.slide_j);
+  ContactJets jets{world_jet(i_, face_i_, contact.u_i, contact.v_i, body_i.pose),
+                   world_jet(j_, face_j_, contact.u_j, contact.v_j, body_j.pose)};
+  // The rates from the smooth surfaces' derivatives, not the cells': those jump at the cells' edges,
+  // and c' = 0 with them would hold at this phase of the cell only, leaving c' a cell-periodic
+  // error whose mean is not zero (a drift of c that Baumgarte takes 1 / alpha to stop).
+  for (SurfaceJet* jet : {&jets.i, &jets.j}) {
+    jet->p_u = jet->p_u_mean, jet->p_v = jet->p_v_mean;
+    jet->n_u = jet->n_u_mean, jet->n_v = jet->n_v_mean;
+  }
+  bool singular = false;
+  const Eigen::Vector4d rates = parameter_rates(jets, body_i, body_j, singular);
+  if (singular)
+    throw std::runtime_error("surface joint '" + joint_ + "': the surfaces' relative curvature is singular at the " +
+                             "contact point at t = 0 (line or conforming contact): their parameters' rates are not " +
+                             "determined; use formulation = \"sliding_plane\"");
   const double values[kStates] = {contact.u_i, contact.v_i, contact.u_j, contact.v_j,
                                   rates[0],    rates[1],    rates[2],    rates[3]};
   std::copy(values, values + kStates, s);

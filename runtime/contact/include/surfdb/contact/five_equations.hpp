@@ -62,9 +62,9 @@ Eigen::Vector4d parameter_accelerations(const ContactJets& jets, const BodyState
                                         const BodyAcceleration& acc_i, const BodyAcceleration& acc_j, double alpha,
                                         double beta, bool& singular);
 
-/// The parameter rates that realise given slides (world, tangent): T_i s_i' = sigma_i and
-/// T_j s_j' = sigma_j in the least-squares sense (exact for tangent slides).
-Eigen::Vector4d parameter_rates(const SurfaceJet& i, const SurfaceJet& j, const Eigen::Vector3d& slide_i,
-                                const Eigen::Vector3d& slide_j);
+/// The parameter rates (u_i', v_i', u_j', v_j') that keep the tangential equations: c' = 0 solved
+/// for them at the jets (their rates ignored) for the bodies' states (the paper's Eq. 23, the
+/// speed problem). `singular` as above.
+Eigen::Vector4d parameter_rates(const ContactJets& jets, const BodyState& body_i, const BodyState& body_j, bool& singular);
 
 }  // namespace surfdb

@@ -33,6 +33,10 @@ struct SurfaceJet {
   QueryStatus status = QueryStatus::valid;  // the centre query's: outside_domain beyond a bound
   Eigen::Vector3d p, p_u, p_v, p_uu, p_uv, p_vv;
   Eigen::Vector3d n, n_u, n_v, n_uu, n_uv, n_vv;
+  /// The first derivatives of the smooth surface the table samples, by central differences of the
+  /// point and the normal over the same stencil: unlike p_u ... n_v (the cell's, constant or
+  /// linear across it and jumping at its edges) they carry no cell-periodic error, only O(h^2).
+  Eigen::Vector3d p_u_mean, p_v_mean, n_u_mean, n_v_mean;
 };
 
 /// The table's jet at (u, v) (file unit, surface axes). Five queries through `binding`, with the

@@ -6,8 +6,10 @@
 // parameters (no common-normal solve): their point, normal and derivatives give the joint's one
 // constraint row (the sliding plane through the two points, with the slides from the rates), and
 // once the bodies' accelerations are known, the parameters' accelerations from the four tangential
-// equations with Baumgarte terms. The parameters start from the common-normal solve at t = 0 and
-// the sliding plane's slides there.
+// equations with Baumgarte terms. The parameters start from the common-normal solve at t = 0,
+// their rates from the tangential equations' rates (the paper's Eq. 23, with the very derivatives
+// the states then follow: the sliding plane's slides come from symmetrised shape operators, whose
+// O(h) difference would start the parameters off the common normal).
 //
 // The held pair of faces does not change during a run: a parameter that leaves its face's
 // domain (the point walking over an edge of a surface set, or off a table's bound) ends the run
@@ -33,9 +35,11 @@ class SurfaceJointParameters {
   SurfaceJointParameters(std::string joint, const FreeformSurfaces& surfaces);
 
   /// The initial states s (8) from the detection at t = 0: the pair of faces that holds the point
-  /// (FreeformManifold's slot, face_i-major), its parameters and the sliding plane's slides there.
-  void start(std::size_t slot, const ContactResult& contact, const SlidingPlane& plane, const BodyState& body_i,
-             const BodyState& body_j, double* s);
+  /// (FreeformManifold's slot, face_i-major) and its parameters; their rates those that keep the
+  /// tangential equations there (five_equations.hpp, parameter_rates). Throws std::runtime_error
+  /// where the relative curvature is singular.
+  void start(std::size_t slot, const ContactResult& contact, const BodyState& body_i, const BodyState& body_j,
+             double* s);
 
   /// The joint's equation at the states s and the bodies' states: queries the faces at s (its
   /// jets are kept for derivative(), contact() and tangential()).

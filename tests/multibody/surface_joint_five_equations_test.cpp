@@ -137,8 +137,11 @@ TEST_CASE("five-equation surface joint: the ball's table in the cup's table is a
                                     << " rad; " << five.run.steps << " steps, " << five.run.rhs_evaluations
                                     << " right-hand sides (sliding plane " << plane.run.steps << ", "
                                     << plane.run.rhs_evaluations << ")");
-  CHECK(std::abs(five.period - closed_form) < 1e-8 * closed_form);
-  CHECK(std::abs(five.period - plane.period) < 1e-8 * closed_form);
+  // The integrator's tolerance (1e-10) bounds both runs' period errors: measured 9e-10 and 5e-11.
+  // Swinging in the plane of its table's v lines, the ball starts at rest: the parameters stay on
+  // the common normal to 1e-10 m, and the formulations agree as closely.
+  CHECK(std::abs(five.period - closed_form) < 5e-9 * closed_form);
+  CHECK(std::abs(five.period - plane.period) < 5e-9 * closed_form);
   CHECK(five.joint.max_force == doctest::Approx(bottom_force).epsilon(1e-6));
   CHECK(five.joint.min_force == doctest::Approx(kMass * kG * std::cos(theta0)).epsilon(1e-6));
   CHECK(std::abs(five.energy_drift) < 1e-6 * kMass * kG * kLength);
@@ -217,12 +220,12 @@ TEST_CASE("five-equation surface joint: agrees with the sliding plane with both 
     return m;
   };
   const double tilt = 0.15, theta0 = 0.3, end_time = 0.3;
+  const Eigen::Quaterniond cup(Eigen::AngleAxisd(tilt, Eigen::Vector3d::UnitY()));
+  const Eigen::Vector3d hinge(0, 0, kHinge), cup_centre = hinge - cup * hinge;
+  const Eigen::Vector3d ball = cup_centre + kLength * Eigen::Vector3d(std::sin(theta0), 0, -std::cos(theta0));
   const auto final_state = [&](SurfaceJointFormulation formulation, RunStatistics& stats) {
     const auto sim = ball_in_cup(formulation, model(), 1);
     std::vector<double> y(2 * kBodyStateSize);
-    const Eigen::Quaterniond cup(Eigen::AngleAxisd(tilt, Eigen::Vector3d::UnitY()));
-    const Eigen::Vector3d hinge(0, 0, kHinge), cup_centre = hinge - cup * hinge;
-    const Eigen::Vector3d ball = cup_centre + kLength * Eigen::Vector3d(std::sin(theta0), 0, -std::cos(theta0));
     set_body_state(y.data(), 0, ball, Eigen::Quaterniond::Identity(), {0, 0.15, 0}, {8, 0, 3});
     set_body_state(y.data(), 1, cup_centre, cup, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
     sim->check_surface_joints(y.data());
@@ -241,10 +244,14 @@ TEST_CASE("five-equation surface joint: agrees with the sliding plane with both 
   const Eigen::Vector3d ball_five = body_view(five.data(), 0).r(), ball_plane = body_view(plane.data(), 0).r();
   const double cup_five = Eigen::AngleAxisd(body_view(five.data(), 1).orientation()).angle();
   const double cup_plane = Eigen::AngleAxisd(body_view(plane.data(), 1).orientation()).angle();
-  const Eigen::Vector3d start = Eigen::Vector3d(std::sin(theta0), 0, -std::cos(theta0)) * kLength;
+  const Eigen::Vector3d& start = ball;
   MESSAGE("ball positions differ by " << (ball_five - ball_plane).norm() << " m after moving "
-                                      << (ball_plane - start).norm() << " m; cup angles " << cup_five << " and " << cup_plane
-                                      << " rad");
-  CHECK((ball_five - ball_plane).norm() < 1e-8);
-  CHECK(std::abs(cup_five - cup_plane) < 1e-8);
+                                      << (ball_plane - start).norm() << " m; cup angles differ by "
+                                      << cup_five - cup_plane << " rad after turning " << tilt - cup_plane << " rad");
+  // The five equations hold the contact points on the common normal to a few 1e-8 m (the tables'
+  // cell-periodic first derivatives, above): the bodies agree to that order (measured 9e-9 m).
+  CHECK((ball_five - ball_plane).norm() < 5e-8);
+  CHECK(std::abs(cup_five - cup_plane) < 5e-8 / kCavity);
+  CHECK((ball_plane - start).norm() > 0.005);  // both did move
+  CHECK(std::abs(tilt - cup_plane) > 0.01);
 }

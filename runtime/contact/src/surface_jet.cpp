@@ -6,7 +6,7 @@ namespace surfdb {
 namespace {
 
 // The centre of a three-point stencil of half-width h at x in [lo, hi]: x itself, or moved inward
-// so that x +- h stay in the domain (periodic: never moved).
+// so that x +- h stay in the domain (periodic: never moved, the stencil wraps).
 double stencil_centre(double x, double h, double lo, double hi, bool periodic) {
   if (periodic || hi - lo < 2 * h) return x;
   return std::clamp(x, lo + h, hi - h);
@@ -23,9 +23,12 @@ SurfaceJet surface_jet(SurfaceBinding& binding, double u, double v) {
   jet.n = c.n, jet.n_u = c.dn_du, jet.n_v = c.dn_dv;
   const double cu = stencil_centre(c.u, h.du, h.u0, h.u1, h.periodic_u);
   const double cv = stencil_centre(c.v, h.dv, h.v0, h.v1, h.periodic_v);
+  // The window follows the point, not its stencil: across a periodic seam the stencil reads the
+  // record at the other end of the table directly, instead of moving the window there and back.
   // Each query's answer is a copy: the binding keeps only the last.
-  const SurfacePoint u_plus = binding.query(cu + h.du, c.v), u_minus = binding.query(cu - h.du, c.v);
-  const SurfacePoint v_plus = binding.query(c.u, cv + h.dv), v_minus = binding.query(c.u, cv - h.dv);
+  constexpr WindowPolicy hold = WindowPolicy::hold;
+  const SurfacePoint u_plus = binding.query(cu + h.du, c.v, hold), u_minus = binding.query(cu - h.du, c.v, hold);
+  const SurfacePoint v_plus = binding.query(c.u, cv + h.dv, hold), v_minus = binding.query(c.u, cv - h.dv, hold);
   const double su = 1 / (2 * h.du), sv = 1 / (2 * h.dv);
   jet.p_uu = su * (u_plus.dp_du - u_minus.dp_du);
   jet.p_vv = sv * (v_plus.dp_dv - v_minus.dp_dv);

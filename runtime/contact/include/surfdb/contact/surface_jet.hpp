@@ -17,7 +17,9 @@
 // to about 1e-3 of |p_uu|.
 //
 // Near a non-periodic bound the three-point stencil moves inward so that it stays in the domain
-// (one cell's shift: the same first-order accuracy); periodic directions wrap.
+// (one cell's shift: the same first-order accuracy); periodic directions wrap. The storage window
+// follows (u, v) only: the stencil's queries hold it, so that a stencil across a periodic seam reads
+// the record at the table's other end directly rather than moving the window there and back.
 #pragma once
 
 #include <Eigen/Core>
@@ -39,8 +41,8 @@ struct SurfaceJet {
   Eigen::Vector3d p_u_mean, p_v_mean, n_u_mean, n_v_mean;
 };
 
-/// The table's jet at (u, v) (file unit, surface axes). Five queries through `binding`, with the
-/// window following (u, v). Never throws for numerical trouble: see the status.
+/// The table's jet at (u, v) (file unit, surface axes). Five queries through `binding`, the window
+/// following (u, v). Never throws for numerical trouble: see the status.
 SurfaceJet surface_jet(SurfaceBinding& binding, double u, double v);
 
 /// The jet moved by x -> offset + rotation * (scale * x) (points scaled, normals rotated only).

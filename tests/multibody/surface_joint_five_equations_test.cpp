@@ -3,7 +3,9 @@
 // the paper's ball table sliding without friction in its cup table is a spherical pendulum (period
 // an elliptic integral, wall force m g (3 - 2 cos θ0) at the bottom, energy kept) and a conical
 // pendulum (circling at constant height when its angular speed is sqrt(g / (L cos α))); with the
-// cup swinging on a hinge and the ball spinning, both formulations follow the same motion.
+// cup swinging on a hinge and the ball spinning, both formulations follow the same motion. A point
+// that leaves its face (the ball over the cup table's rim) stops the run at the time the closed form
+// gives; the parameters are a block of the implicit integrators' Jacobian.
 #include <doctest/doctest.h>
 
 #include <Eigen/Geometry>
@@ -254,4 +256,63 @@ TEST_CASE("five-equation surface joint: agrees with the sliding plane with both 
   CHECK(std::abs(cup_five - cup_plane) < 5e-8 / kCavity);
   CHECK((ball_plane - start).norm() > 0.005);  // both did move
   CHECK(std::abs(tilt - cup_plane) > 0.01);
+}
+
+// The cup's table covers the sphere below its rim (u in [-pi/2, pi/2] about the horizontal pole
+// axis). Launched fast enough across the bottom, the ball climbs the wall on the constraint and
+// reaches the rim at the time the pendulum's energy gives, t = ∫ L dθ / sqrt(v0² - 2 g L (1 - cos θ))
+// from 0 to pi/2: the parameter leaves the face there, and the run stops naming the joint and time.
+TEST_CASE("five-equation surface joint: a contact point leaving its face stops the run with the joint and time") {
+  const double v0 = 1.5;  // m/s: enough to reach the rim (2 g L = 0.78 m²/s²)
+  double rim_time = 0;
+  constexpr int n = 2000;  // Simpson's rule over [0, pi/2]
+  const auto integrand = [&](double theta) { return kLength / std::sqrt(v0 * v0 - 2 * kG * kLength * (1 - std::cos(theta))); };
+  for (int k = 0; k <= n; ++k) {
+    const double w = k == 0 || k == n ? 1 : k % 2 ? 4 : 2;
+    rim_time += w * integrand(k * std::numbers::pi / 2 / n);
+  }
+  rim_time *= std::numbers::pi / 2 / n / 3;
+  const auto sim = ball_in_cup(SurfaceJointFormulation::five_equations, ball_model());
+  std::vector<double> y(kBodyStateSize);
+  set_body_state(y.data(), 0, {0, 0, -kLength}, Eigen::Quaterniond::Identity(), {0, v0, 0}, Eigen::Vector3d::Zero());
+  RunObserver quiet;
+  std::string message;
+  try {
+    sim->run(y, adams(2 * rim_time), quiet);
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  MESSAGE(message);
+  CHECK(message.find("surface joint 'slide': at t = ") == 0);
+  CHECK(message.find("left surface j's face 0 (u = 1.5707") != std::string::npos);
+  const double t = std::stod(message.substr(std::string("surface joint 'slide': at t = ").size()));
+  MESSAGE("stopped at " << t << " s, " << t - rim_time << " s after the rim's time");
+  CHECK(std::abs(t - rim_time) < 1e-4);  // the first accepted step past the rim: the steps are ~1e-5 s
+}
+
+// An implicit integrator's finite-difference Jacobian perturbs blocks of states together: the
+// parameters are a block of their own that the ball's state reaches and that reaches the ball's.
+TEST_CASE("five-equation surface joint: its states are a Jacobian block coupled to its bodies'") {
+  const auto sim = ball_in_cup(SurfaceJointFormulation::five_equations, ball_model());
+  CHECK(sim->size() == kBodyStateSize + SurfaceJointParameters::kStates);
+  CHECK(sim->surface_joint_state(0) == kBodyStateSize);
+  JacobianBlocks blocks;
+  REQUIRE(sim->jacobian_blocks(blocks));
+  REQUIRE(blocks.first.size() == 2);
+  CHECK(blocks.first[1] == kBodyStateSize);
+  CHECK(blocks.size[1] == SurfaceJointParameters::kStates);
+  CHECK(blocks.affects[0] == std::vector<int>{0, 1});
+  CHECK(blocks.affects[1] == std::vector<int>{0, 1});
+  // And BDF, which uses them, runs the pendulum: a quarter period from rest at 0.35 rad reaches the bottom.
+  std::vector<double> y(kBodyStateSize);
+  const double theta0 = 0.35;
+  set_body_state(y.data(), 0, {kLength * std::sin(theta0), 0, -kLength * std::cos(theta0)}, Eigen::Quaterniond::Identity(),
+                 Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  const double quarter = std::sqrt(kLength / kG) * elliptic_k(std::sin(theta0 / 2));
+  RunSettings run = adams(quarter);
+  run.integrator = IntegratorKind::bdf;
+  RunObserver quiet;
+  sim->run(y, run, quiet);
+  MESSAGE("BDF: x after a quarter period " << body_view(y.data(), 0).r().x() << " m");
+  CHECK(std::abs(body_view(y.data(), 0).r().x()) < 1e-6 * kLength);
 }

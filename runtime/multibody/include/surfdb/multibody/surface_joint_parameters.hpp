@@ -7,9 +7,10 @@
 // constraint row (the sliding plane through the two points, with the slides from the rates), and
 // once the bodies' accelerations are known, the parameters' accelerations from the four tangential
 // equations with Baumgarte terms. The parameters start from the common-normal solve at t = 0,
-// their rates from the tangential equations' rates (the paper's Eq. 23, with the very derivatives
-// the states then follow: the sliding plane's slides come from symmetrised shape operators, whose
-// O(h) difference would start the parameters off the common normal).
+// their rates from the tangential equations' rates (the paper's Eq. 23) written with the smooth
+// surfaces' first derivatives (SurfaceJet::p_u_mean ...): the tables' own jump at every cell edge,
+// and rates that zero c' with them at t = 0 would leave c' a cell-periodic error of nonzero mean,
+// which drifts c until Baumgarte stops it (100 times the |c| in the conical pendulum test).
 //
 // The held pair of faces does not change during a run: a parameter that leaves its face's
 // domain (the point walking over an edge of a surface set, or off a table's bound) ends the run

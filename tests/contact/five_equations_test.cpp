@@ -11,7 +11,6 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <functional>
-
 #include "surfdb/contact/five_equations.hpp"
 
 namespace surfdb {
@@ -60,16 +59,19 @@ struct Sphere {
   SurfaceMount mount;  // centre and parameterisation axes in the body
 };
 
-Matrix3d turn(double angle, const Vector3d& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
+Matrix3d turn(double angle, const Vector3d& axis) {
+  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+}
 
 // The cup's body moves at constant velocity; the ball's body turns at constant angular velocity
 // while its sphere's centre runs along R - r from the cup's centre in a direction e(t): the two
 // touch at every instant, on the line of centres.
 struct Scene {
   Sphere ball{0.01, false, {Vector3d(0.002, -0.001, 0.003), turn(0.7, Vector3d(1, 2, 3))}};
-  Sphere cup{0.05, true, {Vector3d(-0.004, 0.002, 0.001), turn(1.9, Vector3d(0, 1, 0)) * turn(-0.4, Vector3d(1, 0, 0))}};
-  Motion j{[](double t) { return Vector3d(0.001 - 0.1 * t, -0.002 + 0.05 * t, 0.0005 + 0.2 * t); }, Vector3d(-2, 3, 1.5),
-           turn(-0.5, Vector3d(0, 1, 1))};
+  Sphere cup{
+      0.05, true, {Vector3d(-0.004, 0.002, 0.001), turn(1.9, Vector3d(0, 1, 0)) * turn(-0.4, Vector3d(1, 0, 0))}};
+  Motion j{[](double t) { return Vector3d(0.001 - 0.1 * t, -0.002 + 0.05 * t, 0.0005 + 0.2 * t); },
+           Vector3d(-2, 3, 1.5), turn(-0.5, Vector3d(0, 1, 1))};
   Motion i{[this](double t) {
              const Vector3d e = direction(t);
              return Vector3d(centre(cup, j, t) + (cup.radius - ball.radius) * e - i.A(t) * ball.mount.offset);
@@ -88,7 +90,8 @@ struct Scene {
     return {std::atan2(di.y(), di.x()), std::asin(di.z()), std::atan2(dj.y(), dj.x()), std::asin(dj.z())};
   }
   SurfaceJet jet(const Sphere& s, const BodyState& b, double u, double v) const {
-    return placed(sphere_jet(s.radius, s.cavity, u, v), b.pose.A * s.mount.rotation, b.pose.r + b.pose.A * s.mount.offset, 1);
+    return placed(sphere_jet(s.radius, s.cavity, u, v), b.pose.A * s.mount.rotation,
+                  b.pose.r + b.pose.A * s.mount.offset, 1);
   }
 };
 

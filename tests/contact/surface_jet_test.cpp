@@ -49,8 +49,9 @@ TEST_CASE("surface jet: a sphere table's second derivatives against the sphere's
                                     jet.p_vv.dot(jet.n) + jet.p_v.squaredNorm() / R};
       for (double d : identities) worst_identity = std::max(worst_identity, std::abs(d) / R);
     }
-  MESSAGE("cell " << du << " rad: largest error relative to R of p_uu, p_vv " << worst_point << ", of p_uv " << worst_mixed
-                  << ", of R n_uu, R n_uv, R n_vv " << worst_normal << "; of the identities " << worst_identity);
+  MESSAGE("cell " << du << " rad: largest error relative to R of p_uu, p_vv " << worst_point << ", of p_uv "
+                  << worst_mixed << ", of R n_uu, R n_uv, R n_vv " << worst_normal << "; of the identities "
+                  << worst_identity);
   // First order in the cell: h / 2 for a third derivative of size R (h = du, 6.3e-3 rad), the
   // mixed term included (its differences across v of p_u, constant across a cell in u, and back).
   CHECK(worst_point < 0.5 * du);

@@ -48,7 +48,8 @@ ContactSurface table_surface(const char* name, int body, std::shared_ptr<const D
 }
 
 // The ball (body 0) in the cup (on `cup_body`) held by a surface joint with `formulation`.
-std::unique_ptr<Simulation> ball_in_cup(SurfaceJointFormulation formulation, MultibodyModel model, int cup_body = kGround) {
+std::unique_ptr<Simulation> ball_in_cup(SurfaceJointFormulation formulation, MultibodyModel model,
+                                        int cup_body = kGround) {
   std::vector<ContactSurface> surfaces{table_surface("ball", 0, test::ball_and_cup().ball),
                                        table_surface("cup", cup_body, test::ball_and_cup().cup)};
   SurfaceJointSpec joint;
@@ -105,8 +106,8 @@ struct PendulumRun {
 PendulumRun pendulum(SurfaceJointFormulation formulation, double theta0, double periods) {
   const auto sim = ball_in_cup(formulation, ball_model());
   std::vector<double> y(kBodyStateSize);
-  set_body_state(y.data(), 0, {kLength * std::sin(theta0), 0, -kLength * std::cos(theta0)}, Eigen::Quaterniond::Identity(),
-                 Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  set_body_state(y.data(), 0, {kLength * std::sin(theta0), 0, -kLength * std::cos(theta0)},
+                 Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
   sim->check_surface_joints(y.data());
   const double closed_form = 4 * std::sqrt(kLength / kG) * elliptic_k(std::sin(theta0 / 2));
   Track track;
@@ -130,8 +131,8 @@ TEST_CASE("five-equation surface joint: the ball's table in the cup's table is a
   const PendulumRun plane = pendulum(SurfaceJointFormulation::sliding_plane, theta0, 2.2);
   const double bottom_force = kMass * kG * (3 - 2 * std::cos(theta0));
   MESSAGE("five equations: period " << five.period << " s against " << closed_form << " (relative "
-                                    << (five.period - closed_form) / closed_form << "), sliding plane "
-                                    << plane.period << " (relative " << (plane.period - closed_form) / closed_form
+                                    << (five.period - closed_form) / closed_form << "), sliding plane " << plane.period
+                                    << " (relative " << (plane.period - closed_form) / closed_form
                                     << "); wall force at the bottom " << five.joint.max_force << " N against "
                                     << bottom_force << "; energy drift " << five.energy_drift << " J; drift |Phi| "
                                     << five.run.constraint_drift << " m; tangential |c| "
@@ -215,7 +216,8 @@ TEST_CASE("five-equation surface joint: agrees with the sliding plane with both 
     hinge.body_i = 1;
     hinge.body_j = kGround;
     hinge.frame_i.origin = {0, 0, kHinge};
-    hinge.frame_i.axes = Eigen::AngleAxisd(-std::numbers::pi / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();  // z along y
+    hinge.frame_i.axes =
+        Eigen::AngleAxisd(-std::numbers::pi / 2, Eigen::Vector3d::UnitX()).toRotationMatrix();  // z along y
     hinge.frame_j.origin = {0, 0, kHinge};
     hinge.frame_j.axes = hinge.frame_i.axes;
     m.joints.push_back(hinge);
@@ -235,9 +237,9 @@ TEST_CASE("five-equation surface joint: agrees with the sliding plane with both 
     stats = sim->run(y, adams(end_time), quiet);
     const SurfaceJointStatistics& s = sim->surface_joints()[0].statistics();
     MESSAGE(std::string(formulation == SurfaceJointFormulation::five_equations ? "five equations" : "sliding plane")
-            << ": ball at " << body_view(y.data(), 0).r().transpose() << ", force " << s.min_force << " to " << s.max_force
-            << " N, tangential |c| " << s.max_tangential_offset << " m, " << s.max_normal_error << " rad; "
-            << stats.steps << " steps");
+            << ": ball at " << body_view(y.data(), 0).r().transpose() << ", force " << s.min_force << " to "
+            << s.max_force << " N, tangential |c| " << s.max_tangential_offset << " m, " << s.max_normal_error
+            << " rad; " << stats.steps << " steps");
     return y;
   };
   RunStatistics five_stats, plane_stats;
@@ -266,7 +268,9 @@ TEST_CASE("five-equation surface joint: a contact point leaving its face stops t
   const double v0 = 1.5;  // m/s: enough to reach the rim (2 g L = 0.78 m²/s²)
   double rim_time = 0;
   constexpr int n = 2000;  // Simpson's rule over [0, pi/2]
-  const auto integrand = [&](double theta) { return kLength / std::sqrt(v0 * v0 - 2 * kG * kLength * (1 - std::cos(theta))); };
+  const auto integrand = [&](double theta) {
+    return kLength / std::sqrt(v0 * v0 - 2 * kG * kLength * (1 - std::cos(theta)));
+  };
   for (int k = 0; k <= n; ++k) {
     const double w = k == 0 || k == n ? 1 : k % 2 ? 4 : 2;
     rim_time += w * integrand(k * std::numbers::pi / 2 / n);
@@ -306,8 +310,8 @@ TEST_CASE("five-equation surface joint: its states are a Jacobian block coupled 
   // And BDF, which uses them, runs the pendulum: a quarter period from rest at 0.35 rad reaches the bottom.
   std::vector<double> y(kBodyStateSize);
   const double theta0 = 0.35;
-  set_body_state(y.data(), 0, {kLength * std::sin(theta0), 0, -kLength * std::cos(theta0)}, Eigen::Quaterniond::Identity(),
-                 Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  set_body_state(y.data(), 0, {kLength * std::sin(theta0), 0, -kLength * std::cos(theta0)},
+                 Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
   const double quarter = std::sqrt(kLength / kG) * elliptic_k(std::sin(theta0 / 2));
   RunSettings run = adams(quarter);
   run.integrator = IntegratorKind::bdf;

@@ -115,7 +115,8 @@ void run(Report* report, const Tables& tables, const Scene& scene, SurfaceJointF
   std::vector<double> y(kBodyStateSize);
   set_body_state(y.data(), 0, scene.position, Eigen::Quaterniond::Identity(), scene.velocity, Eigen::Vector3d::Zero());
   sim->check_surface_joints(y.data());
-  RunSettings settings{.end_time = end_time, .integrator = rk4 ? IntegratorKind::rk4 : IntegratorKind::adams, .step = 1e-4};
+  RunSettings settings{
+      .end_time = end_time, .integrator = rk4 ? IntegratorKind::rk4 : IntegratorKind::adams, .step = 1e-4};
   settings.cvode.relative_tolerance = 1e-10;
   settings.cvode.absolute_tolerance = 1e-13;
   settings.output.interval = end_time;
@@ -135,9 +136,9 @@ void run(Report* report, const Tables& tables, const Scene& scene, SurfaceJointF
   const bool five = formulation == SurfaceJointFormulation::five_equations;
   const char* name = five ? "five_equations" : search_interval < end_time ? "sliding_plane" : "sliding_plane*";
   report->line("%-9s %-14s %-5s %4llu %7ld %8ld %7.2f %7.2f %11.2e %9.2e %9.2e %9.2e", scene.name, name,
-              rk4 ? "rk4" : "adams", static_cast<unsigned long long>(j.global_searches), s.steps, s.rhs_evaluations,
-              s.cpu_seconds, 1e6 * s.cpu_seconds / static_cast<double>(s.rhs_evaluations), accuracy, j.max_gap,
-              five ? j.max_tangential_offset : NAN, five ? j.max_normal_error : NAN);
+               rk4 ? "rk4" : "adams", static_cast<unsigned long long>(j.global_searches), s.steps, s.rhs_evaluations,
+               s.cpu_seconds, 1e6 * s.cpu_seconds / static_cast<double>(s.rhs_evaluations), accuracy, j.max_gap,
+               five ? j.max_tangential_offset : NAN, five ? j.max_normal_error : NAN);
 }
 
 }  // namespace
@@ -148,10 +149,15 @@ int main(int argc, char** argv) {
   const double theta0 = 0.35, alpha = 0.5, omega = std::sqrt(kG / (kLength * std::cos(alpha)));
   const Scene scenes[] = {
       {"pendulum", {kLength * std::sin(theta0), 0, -kLength * std::cos(theta0)}, Eigen::Vector3d::Zero()},
-      {"conical", {kLength * std::sin(alpha), 0, -kLength * std::cos(alpha)}, {0, omega * kLength * std::sin(alpha), 0}}};
-  report.line("ball (R 10 mm) sliding in the cup (R 50 mm), 999 x 999 tables, 1 s; adams: CVODE 1e-10 / 1e-13, rk4: 1e-4 s");
-  report.line("accuracy: pendulum, relative period error against the elliptic integral; conical, largest height error (m)");
-  report.line("sliding_plane: the global search every 0.01 s (the default search_interval); sliding_plane*: at t = 0 only");
+      {"conical",
+       {kLength * std::sin(alpha), 0, -kLength * std::cos(alpha)},
+       {0, omega * kLength * std::sin(alpha), 0}}};
+  report.line(
+      "ball (R 10 mm) sliding in the cup (R 50 mm), 999 x 999 tables, 1 s; adams: CVODE 1e-10 / 1e-13, rk4: 1e-4 s");
+  report.line(
+      "accuracy: pendulum, relative period error against the elliptic integral; conical, largest height error (m)");
+  report.line(
+      "sliding_plane: the global search every 0.01 s (the default search_interval); sliding_plane*: at t = 0 only");
   report.line("%-9s %-14s %-5s %4s %7s %8s %7s %7s %11s %9s %9s %9s", "scene", "formulation", "integ", "srch", "steps",
               "rhs", "cpu_s", "us/rhs", "accuracy", "max|Phi|", "max|c|_m", "max|c|_rad");
   using F = SurfaceJointFormulation;

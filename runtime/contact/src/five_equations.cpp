@@ -34,7 +34,8 @@ SideMotion side_motion(const SurfaceJet& s, const Eigen::Vector2d& rates, const 
   m.point_acc = acc.linear + acc.angular.cross(rho) + w.cross(w.cross(rho)) + 2 * w.cross(slide) +
                 along(s.p_uu, s.p_uv, s.p_vv, rates);
   m.normal_rate = w.cross(s.n) + turn;
-  m.normal_acc = acc.angular.cross(s.n) + w.cross(w.cross(s.n)) + 2 * w.cross(turn) + along(s.n_uu, s.n_uv, s.n_vv, rates);
+  m.normal_acc =
+      acc.angular.cross(s.n) + w.cross(w.cross(s.n)) + 2 * w.cross(turn) + along(s.n_uu, s.n_uv, s.n_vv, rates);
   return m;
 }
 
@@ -85,14 +86,15 @@ Eigen::Vector4d parameter_accelerations(const ContactJets& jets, const BodyState
   const SideMotion mi = side_motion(jets.i, jets.rates.head<2>(), body_i, acc_i);
   const SideMotion mj = side_motion(jets.j, jets.rates.tail<2>(), body_j, acc_j);
   const double b2 = beta * beta;
-  const Eigen::Vector3d q_ps = mi.point_acc - mj.point_acc + 2 * alpha * (mi.point_rate - mj.point_rate) +
-                               b2 * (jets.i.p - jets.j.p);
-  const Eigen::Vector3d q_n = mi.normal_acc + mj.normal_acc + 2 * alpha * (mi.normal_rate + mj.normal_rate) +
-                              b2 * (jets.i.n + jets.j.n);
+  const Eigen::Vector3d q_ps =
+      mi.point_acc - mj.point_acc + 2 * alpha * (mi.point_rate - mj.point_rate) + b2 * (jets.i.p - jets.j.p);
+  const Eigen::Vector3d q_n =
+      mi.normal_acc + mj.normal_acc + 2 * alpha * (mi.normal_rate + mj.normal_rate) + b2 * (jets.i.n + jets.j.n);
   return solve_tangential(jets, -q_ps, -q_n, singular);
 }
 
-Eigen::Vector4d parameter_rates(const ContactJets& jets, const BodyState& body_i, const BodyState& body_j, bool& singular) {
+Eigen::Vector4d parameter_rates(const ContactJets& jets, const BodyState& body_i, const BodyState& body_j,
+                                bool& singular) {
   // c' = E^T [T_i s_i' - T_j s_j' + w] and E^T [N_i s_i' + N_j s_j' + w_i x n_i + w_j x n_j].
   const Eigen::Vector3d w = body_i.point_velocity(jets.i.p) - body_j.point_velocity(jets.j.p);
   const Eigen::Vector3d turn = body_i.angular_velocity.cross(jets.i.n) + body_j.angular_velocity.cross(jets.j.n);

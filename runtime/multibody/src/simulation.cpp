@@ -154,11 +154,10 @@ void Simulation::add_parameter_blocks(JacobianBlocks& blocks) const {
     blocks.first.push_back(parameter_first_[k]);
     blocks.size.push_back(SurfaceJointParameters::kStates);
     blocks.affects.emplace_back(1, block);
+    const auto in_group = [&](int c) { return c < static_cast<int>(n) && joint_group_[static_cast<std::size_t>(c)] == group; };
     for (std::size_t b = 0; b < n; ++b) {
       const std::vector<int>& reached = blocks.affects[b];
-      const bool reaches_group =
-          std::any_of(reached.begin(), reached.end(), [&](int c) { return c < static_cast<int>(n) && joint_group_[static_cast<std::size_t>(c)] == group; });
-      if (reaches_group) blocks.affects[b].push_back(block);
+      if (std::any_of(reached.begin(), reached.end(), in_group)) blocks.affects[b].push_back(block);
       if (joint_group_[b] == group) blocks.affects[static_cast<std::size_t>(block)].push_back(static_cast<int>(b));
     }
   }

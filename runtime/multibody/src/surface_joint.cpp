@@ -208,7 +208,7 @@ void SurfaceJoint::accept_parameters(double t, const BodyState& i, const BodySta
   if (t == 0) ++statistics_.global_searches;  // the detection that started the parameters
   row(i, j, s);
   parameters_->check_domain(t);
-  if (parameters_->singular()) ++statistics_.singular_steps;
+  if (parameters_->singular()) ++statistics_.singular_steps;  // at the last evaluation, at or near this state
   const TangentialEquations c = parameters_->tangential(i, j);
   statistics_.max_tangential_offset = std::max(statistics_.max_tangential_offset, c.value.head<2>().cwiseAbs().maxCoeff());
   statistics_.max_normal_error = std::max(statistics_.max_normal_error, c.value.tail<2>().cwiseAbs().maxCoeff());

@@ -71,9 +71,8 @@ ConstraintRow SurfaceJointParameters::row(const double* s, const BodyState& body
   return row;
 }
 
-void SurfaceJointParameters::derivative(const BodyState& body_i, const BodyState& body_j,
-                                        const BodyAcceleration& acc_i, const BodyAcceleration& acc_j, double alpha,
-                                        double beta, double* sdot) {
+void SurfaceJointParameters::derivative(const BodyState& body_i, const BodyState& body_j, const BodyAcceleration& acc_i,
+                                        const BodyAcceleration& acc_j, double alpha, double beta, double* sdot) {
   const Eigen::Vector4d acc = parameter_accelerations(jets_, body_i, body_j, acc_i, acc_j, alpha, beta, singular_);
   for (int k = 0; k < 4; ++k) sdot[k] = jets_.rates[k], sdot[4 + k] = acc[k];
 }

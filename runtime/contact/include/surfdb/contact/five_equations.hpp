@@ -65,6 +65,7 @@ Eigen::Vector4d parameter_accelerations(const ContactJets& jets, const BodyState
 /// The parameter rates (u_i', v_i', u_j', v_j') that keep the tangential equations: c' = 0 solved
 /// for them at the jets (their rates ignored) for the bodies' states (the paper's Eq. 23, the
 /// speed problem). `singular` as above.
-Eigen::Vector4d parameter_rates(const ContactJets& jets, const BodyState& body_i, const BodyState& body_j, bool& singular);
+Eigen::Vector4d parameter_rates(const ContactJets& jets, const BodyState& body_i, const BodyState& body_j,
+                                bool& singular);
 
 }  // namespace surfdb

@@ -31,7 +31,7 @@ namespace surfdb {
 /// Point, unit normal and their derivatives at one (u, v). Units and axes: the caller's (a table's
 /// file unit and surface axes from surface_jet(); metres and world axes after placed()).
 struct SurfaceJet {
-  double u = 0, v = 0;  // where it was evaluated (wrapped into a periodic range)
+  double u = 0, v = 0;                      // where it was evaluated (wrapped into a periodic range)
   QueryStatus status = QueryStatus::valid;  // the centre query's: outside_domain beyond a bound
   Eigen::Vector3d p, p_u, p_v, p_uu, p_uv, p_vv;
   Eigen::Vector3d n, n_u, n_v, n_uu, n_uv, n_vv;

@@ -74,8 +74,8 @@ class SurfaceJointParameters {
 
   std::string joint_;
   Side i_, j_;
-  std::size_t face_i_ = 0, face_j_ = 0;  // the held pair
-  ContactJets jets_;                     // at the last row()
+  std::size_t face_i_ = 0, face_j_ = 0;                   // the held pair
+  ContactJets jets_;                                      // at the last row()
   Eigen::Vector4d parameters_ = Eigen::Vector4d::Zero();  // the last row()'s, as the state holds them
   SlidingPlane plane_;
   ContactResult contact_;

@@ -49,6 +49,9 @@ TEST_CASE("surface_contact joint: keys as the file means them") {
   const Scenario d = test::load_text(dir, scene("surface_i = \"ball\"\nsurface_j = \"cup\"\n"));
   CHECK(d.model.surface_joints[0].search_interval == SurfaceJointSpec{}.search_interval);
   CHECK(d.model.surface_joints[0].release_to == -1);
+  CHECK(d.model.surface_joints[0].formulation == SurfaceJointFormulation::sliding_plane);
+  const Scenario p = test::load_text(dir, scene("surface_i = \"ball\"\nsurface_j = \"cup\"\nformulation = \"sliding_plane\"\n"));
+  CHECK(p.model.surface_joints[0].formulation == SurfaceJointFormulation::sliding_plane);
 }
 
 TEST_CASE("surface_contact joint: bad keys are refused with the field named") {
@@ -62,6 +65,12 @@ TEST_CASE("surface_contact joint: bad keys are refused with the field named") {
         std::string::npos);
   CHECK(error_of(dir, scene(ok + "search_interval = 0\n")).find("joint 'slide'.search_interval") != std::string::npos);
   CHECK(error_of(dir, scene("surface_i = \"ball\"\nsurface_j = \"ball\"\n")).find("both surfaces are on the same body") !=
+        std::string::npos);
+  // The five equations make two tables' surface parameters states: a sphere has none.
+  const std::string five = error_of(dir, scene(ok + "formulation = \"five_equations\"\n"));
+  CHECK(five.find("joint 'slide'.formulation: five_equations makes the surface parameters of two tables") != std::string::npos);
+  CHECK(five.find("'ball' is not a table: use formulation = \"sliding_plane\"") != std::string::npos);
+  CHECK(error_of(dir, scene(ok + "formulation = \"five\"\n")).find("joint 'slide'.formulation: unknown formulation 'five' (sliding_plane, five_equations)") !=
         std::string::npos);
   // The surface keys belong to surface_contact joints only.
   const std::string revolute =

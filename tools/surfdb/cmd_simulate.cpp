@@ -183,6 +183,11 @@ nlohmann::ordered_json surface_joint_summary(const Simulation& sim, const Surfac
   j["face_changes"] = st.face_changes;
   j["solver_failures"] = st.solver_failures;
   j["singular_steps"] = st.singular_steps;
+  if (s.spec().formulation == SurfaceJointFormulation::five_equations) {
+    j["formulation"] = "five_equations";
+    j["max_tangential_offset"] = st.max_tangential_offset;
+    j["max_normal_error"] = st.max_normal_error;
+  }
   return j;
 }
 

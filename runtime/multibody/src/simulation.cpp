@@ -47,9 +47,13 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
 void Simulation::make_surface_joints() {
   idle_.assign(contacts_.size(), 0);
   surface_joints_.reserve(model_.surface_joints.size());
+  const int first = dynamics_.state_size() + static_cast<int>(contacts_.size());
   for (const SurfaceJointSpec& spec : model_.surface_joints) {
     surface_joints_.emplace_back(spec, surfaces_, model_);
     if (spec.release_to >= 0) idle_.at(static_cast<std::size_t>(spec.release_to)) = 1;
+    const int states = surface_joints_.back().state_count();
+    parameter_first_.push_back(states > 0 ? first + parameter_states_ : -1);
+    parameter_states_ += states;
   }
   if (surface_joints_.empty()) return;
   scratch_.resize(static_cast<std::size_t>(size()));
@@ -60,7 +64,28 @@ void Simulation::surface_rows(const double* y, std::span<ConstraintRow> rows) {
   update_body_states(y);
   for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
     SurfaceJoint& s = surface_joints_[k];
-    rows[k] = s.row(state_of(s.spec().body_i), state_of(s.spec().body_j));
+    const BodyState &i = state_of(s.spec().body_i), &j = state_of(s.spec().body_j);
+    rows[k] = parameter_first_[k] < 0 ? s.row(i, j) : s.row(i, j, y + parameter_first_[k]);
+  }
+}
+
+BodyAcceleration Simulation::acceleration_of(int body) const {
+  if (body == kGround) return {};
+  const Eigen::VectorXd& acc = dynamics_.body_accelerations();
+  const Eigen::Index at = 6 * static_cast<Eigen::Index>(body);
+  return {acc.segment<3>(at), state_of(body).pose.A * acc.segment<3>(at + 3)};
+}
+
+// The five-equation joints' parameter rates and accelerations, after the bodies' accelerations.
+void Simulation::surface_joint_derivatives(double* ydot) {
+  const Stabilisation& gains = dynamics_.stabilisation();
+  for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
+    const int first = parameter_first_[k];
+    if (first < 0) continue;
+    SurfaceJoint& s = surface_joints_[k];
+    const int i = s.spec().body_i, j = s.spec().body_j;
+    s.derivative(state_of(i), state_of(j), acceleration_of(i), acceleration_of(j), gains.alpha, gains.beta,
+                 ydot + first);
   }
 }
 
@@ -112,11 +137,33 @@ bool Simulation::jacobian_blocks(JacobianBlocks& blocks) const {
   };
   for (const auto& [i, j] : in_play_) couple(i, j);
   for (const Spring& s : model_.springs) couple(s.body_i, s.body_j);
+  add_parameter_blocks(blocks);
   for (std::vector<int>& a : blocks.affects) {
     std::sort(a.begin(), a.end());
     a.erase(std::unique(a.begin(), a.end()), a.end());
   }
   return true;
+}
+
+// A five-equation joint's states depend on its bodies' group's (through the accelerations) and
+// they on its: its block reaches that group and whatever reaches that group reaches it.
+void Simulation::add_parameter_blocks(JacobianBlocks& blocks) const {
+  const std::size_t n = model_.bodies.size();
+  for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
+    if (parameter_first_[k] < 0) continue;
+    const SurfaceJointSpec& s = model_.surface_joints[k];
+    const int group = joint_group_[static_cast<std::size_t>(s.body_i != kGround ? s.body_i : s.body_j)];
+    const int block = static_cast<int>(blocks.first.size());
+    blocks.first.push_back(parameter_first_[k]);
+    blocks.size.push_back(SurfaceJointParameters::kStates);
+    blocks.affects.emplace_back(1, block);
+    const auto in_group = [&](int c) { return c < static_cast<int>(n) && joint_group_[static_cast<std::size_t>(c)] == group; };
+    for (std::size_t b = 0; b < n; ++b) {
+      const std::vector<int>& reached = blocks.affects[b];
+      if (std::any_of(reached.begin(), reached.end(), in_group)) blocks.affects[b].push_back(block);
+      if (joint_group_[b] == group) blocks.affects[static_cast<std::size_t>(block)].push_back(static_cast<int>(b));
+    }
+  }
 }
 
 void Simulation::update_body_states(const double* y) {
@@ -204,6 +251,16 @@ void Simulation::derivative(double t, const double* y, double* ydot) {
   dynamics_.derivative(t, y, ydot, loads_);
   surface_forces_known_ = true;
   for (std::size_t k = 0; k < contacts_.size(); ++k) ydot[dynamics_.state_size() + k] = power_[k];
+  if (parameter_states_ > 0) surface_joint_derivatives(ydot);
+}
+
+void Simulation::start_surface_joints(double* y) {
+  if (parameter_states_ == 0) return;
+  update_body_states(y);
+  for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
+    SurfaceJoint& s = surface_joints_[k];
+    if (parameter_first_[k] >= 0) s.start(state_of(s.spec().body_i), state_of(s.spec().body_j), y + parameter_first_[k]);
+  }
 }
 
 void Simulation::accept(double t, const double* y) {
@@ -276,7 +333,8 @@ void Simulation::accept_surface_joints(double t, const double* y) {
   update_body_states(y);
   for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
     SurfaceJoint& s = surface_joints_[k];
-    if (s.accept(t, state_of(s.spec().body_i), state_of(s.spec().body_j), force(k)))
+    const double* parameters = parameter_first_[k] < 0 ? nullptr : y + parameter_first_[k];
+    if (s.accept(t, state_of(s.spec().body_i), state_of(s.spec().body_j), force(k), parameters))
       idle_[static_cast<std::size_t>(s.spec().release_to)] = 0;
   }
 }

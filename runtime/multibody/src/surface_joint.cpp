@@ -32,7 +32,14 @@ SurfaceJoint::SurfaceJoint(const SurfaceJointSpec& spec, const std::vector<Conta
     : spec_(spec), detector_(Analytic{}) {
   const ContactGroupSpec group{.name = spec.name, .surfaces_i = {spec.surface_i}, .surfaces_j = {spec.surface_j}};
   const ContactSpec pair = pair_spec(group, surfaces, model, spec.surface_i, spec.surface_j);
-  if (const auto* f = std::get_if<FreeformSurfaces>(&pair.geometry)) {
+  const auto* f = std::get_if<FreeformSurfaces>(&pair.geometry);
+  if (spec.formulation == SurfaceJointFormulation::five_equations) {
+    if (!f)
+      throw std::invalid_argument("surface joint '" + spec.name + "': formulation five_equations takes two tables (or " +
+                                  "surface sets), whose surface parameters become states; use sliding_plane for a sphere");
+    parameters_.emplace(spec.name, *f);
+  }
+  if (f) {
     detector_.emplace<FreeformManifold>(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
   } else if (const auto* s = std::get_if<SphereOnTables>(&pair.geometry)) {
     detector_.emplace<FreeformManifold>(s->sphere, s->surface_j, s->mount_j, s->options);
@@ -135,6 +142,31 @@ ConstraintRow SurfaceJoint::row(const BodyState& i, const BodyState& j) {
   return row;
 }
 
+void SurfaceJoint::start(const BodyState& i, const BodyState& j, double* s) {
+  row(i, j);
+  if (!have_point_ || !solved(contact_))
+    throw std::runtime_error("surface joint '" + spec_.name + "': no contact point found between its surfaces (" +
+                             contact_status_name(contact_.status) + ") to start its surface parameters from");
+  parameters_->start(slot_, contact_, i, j, s);
+}
+
+ConstraintRow SurfaceJoint::row(const BodyState& i, const BodyState& j, const double* s) {
+  if (released_) return ConstraintRow{.active = false};
+  const ConstraintRow row = parameters_->row(s, i, j);
+  contact_ = parameters_->contact();
+  plane_ = parameters_->plane();
+  return row;
+}
+
+void SurfaceJoint::derivative(const BodyState& i, const BodyState& j, const BodyAcceleration& acc_i,
+                              const BodyAcceleration& acc_j, double alpha, double beta, double* sdot) {
+  if (released_) {
+    std::fill(sdot, sdot + SurfaceJointParameters::kStates, 0.0);
+    return;
+  }
+  parameters_->derivative(i, j, acc_i, acc_j, alpha, beta, sdot);
+}
+
 // Every slot from its global search; the deepest solved point replaces the held one when deeper
 // by more than kJumpDepth, else the held slot goes on from its own point.
 void SurfaceJoint::search(const BodyState& i, const BodyState& j) {
@@ -158,11 +190,7 @@ void SurfaceJoint::search(const BodyState& i, const BodyState& j) {
   slot_ = held_slot;
 }
 
-bool SurfaceJoint::accept(double t, const BodyState& i, const BodyState& j, double force) {
-  if (released_) {
-    output_.force = 0;
-    return false;
-  }
+void SurfaceJoint::accept_detection(double t, const BodyState& i, const BodyState& j) {
   const std::size_t slot_before = slot_;
   if (t >= next_search_) {
     search(i, j);
@@ -172,6 +200,29 @@ bool SurfaceJoint::accept(double t, const BodyState& i, const BodyState& j, doub
   if (contact_.status == ContactStatus::no_convergence) ++statistics_.solver_failures;
   if (plane_.singular) ++statistics_.singular_steps;
   if (slot_ != slot_before && t > 0) ++statistics_.face_changes;
+}
+
+// The equation at the accepted states, their faces' domains and the tangential equations' drift.
+void SurfaceJoint::accept_parameters(double t, const BodyState& i, const BodyState& j, const double* s) {
+  if (!s) throw std::logic_error("surface joint '" + spec_.name + "': accepted without its parameter states");
+  if (t == 0) ++statistics_.global_searches;  // the detection that started the parameters
+  row(i, j, s);
+  parameters_->check_domain(t);
+  if (parameters_->singular()) ++statistics_.singular_steps;  // at the last evaluation, at or near this state
+  const TangentialEquations c = parameters_->tangential(i, j);
+  statistics_.max_tangential_offset = std::max(statistics_.max_tangential_offset, c.value.head<2>().cwiseAbs().maxCoeff());
+  statistics_.max_normal_error = std::max(statistics_.max_normal_error, c.value.tail<2>().cwiseAbs().maxCoeff());
+}
+
+bool SurfaceJoint::accept(double t, const BodyState& i, const BodyState& j, double force, const double* s) {
+  if (released_) {
+    output_.force = 0;
+    return false;
+  }
+  if (parameters_)
+    accept_parameters(t, i, j, s);
+  else
+    accept_detection(t, i, j);
   output_.contact = contact_;
   output_.force = force;
   output_.gap = plane_.phi;

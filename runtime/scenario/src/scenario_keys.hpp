@@ -16,12 +16,12 @@ inline constexpr std::array<std::string_view, 9> kSimulation{
     "gravity",  "stabilisation_gain"};
 inline constexpr std::array<std::string_view, 7> kBody{"name", "mass", "inertia", "position", "orientation", "velocity",
                                                        "angular_velocity"};
-inline constexpr std::array<std::string_view, 13> kJoint{
-    "name",      "type",      "body_i",         "body_j",                 "point",     "axis", "reference", "reference_j",
-    "surface_i", "surface_j", "search_interval", "initial_gap_tolerance", "release_to"};
+inline constexpr std::array<std::string_view, 14> kJoint{
+    "name",      "type",      "body_i",         "body_j",                 "point",      "axis", "reference", "reference_j",
+    "surface_i", "surface_j", "search_interval", "initial_gap_tolerance", "release_to", "formulation"};
 /// A surface_contact joint's own keys (the others are the lower pairs').
-inline constexpr std::array<std::string_view, 5> kSurfaceJointOnly{"surface_i", "surface_j", "search_interval",
-                                                                   "initial_gap_tolerance", "release_to"};
+inline constexpr std::array<std::string_view, 6> kSurfaceJointOnly{"surface_i", "surface_j", "search_interval",
+                                                                   "initial_gap_tolerance", "release_to", "formulation"};
 inline constexpr std::array<std::string_view, 7> kDriver{"name", "joint", "type", "motion", "amplitude", "frequency",
                                                          "phase"};
 inline constexpr std::array<std::string_view, 7> kSpring{"name",    "body_i",    "body_j",     "point_i",

@@ -33,6 +33,8 @@ class ScenarioReader {
   void read_spring(const toml::table& t);
   void read_surface_joint(const toml::table& j);
   int surface_named(const toml::table& t, const char* key, const std::string& where) const;
+  SurfaceJointFormulation formulation(const toml::table& j, const std::string& where, const ContactSurface& si,
+                                      const ContactSurface& sj) const;
 
   void read_surface(const toml::table& t);
   void read_table(const toml::table& t, const std::string& where, ContactSurface& spec);

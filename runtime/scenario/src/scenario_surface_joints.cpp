@@ -20,6 +20,23 @@ bool surface_joint_takes(ContactSurface::Kind i, ContactSurface::Kind j) {
 
 }  // namespace
 
+// sliding_plane (default) or five_equations, the latter between two tables only: its states are
+// the tables' surface parameters.
+SurfaceJointFormulation ScenarioReader::formulation(const toml::table& j, const std::string& where,
+                                                    const ContactSurface& si, const ContactSurface& sj) const {
+  const std::string name = r_.text(j, "formulation", where, std::string("sliding_plane"));
+  if (name == "sliding_plane") return SurfaceJointFormulation::sliding_plane;
+  if (name != "five_equations")
+    r_.fail(*j.get("formulation"), where + ".formulation", "unknown formulation '" + name + "' (sliding_plane, five_equations)");
+  using Kind = ContactSurface::Kind;
+  if (si.kind != Kind::table || sj.kind != Kind::table)
+    r_.fail(*j.get("formulation"), where + ".formulation",
+            "five_equations makes the surface parameters of two tables (or surface sets) states, and '" +
+                (si.kind != Kind::table ? si.name : sj.name) +
+                "' is not a table: use formulation = \"sliding_plane\" (the default) for an analytic surface");
+  return SurfaceJointFormulation::five_equations;
+}
+
 int ScenarioReader::surface_named(const toml::table& t, const char* key, const std::string& where) const {
   const std::string name = r_.text(t, key, where);
   const auto it = surfaces_.find(name);
@@ -51,6 +68,7 @@ void ScenarioReader::read_surface_joint(const toml::table& j) {
                           "has no smooth tangent plane everywhere)");
   spec.body_i = si.body;
   spec.body_j = sj.body;
+  spec.formulation = formulation(j, where, si, sj);
   spec.search_interval = r_.positive(j, "search_interval", where, SurfaceJointSpec{}.search_interval);
   spec.initial_gap_tolerance = r_.positive(j, "initial_gap_tolerance", where, SurfaceJointSpec{}.initial_gap_tolerance);
   if (j.get("release_to")) {

@@ -53,9 +53,31 @@ struct SlidingPlane {
   bool singular = false;
 };
 
+/// The orthonormal basis (E1, E2) of the plane normal to the unit vector n in which the slides are
+/// solved: E1 = n.unitOrthogonal(), E2 = n x E1.
+Eigen::Matrix<double, 3, 2> tangent_basis(const Eigen::Vector3d& n);
+
 /// The sliding plane at a solved contact (points, normal; gap or indentation) with the surfaces'
 /// shape operators there, for the bodies' states.
 SlidingPlane sliding_plane(const ContactResult& contact, const ContactShapes& shapes, const BodyState& body_i,
                            const BodyState& body_j);
+
+/// How the contact points move over their surfaces, when the caller knows it (the five-equation
+/// formulation, five_equations.hpp, whose states hold the surface parameters and their rates):
+/// sigma_i = [p_u p_v]_i (u_i', v_i'), sigma_j likewise (world, m/s), and the part of the normal's
+/// rate that the slide over surface j makes, [n_u n_v]_j (u_j', v_j') (world, 1/s; W_j sigma_j in
+/// the notation above).
+struct ContactSlides {
+  Eigen::Vector3d slide_i = Eigen::Vector3d::Zero(), slide_j = Eigen::Vector3d::Zero();
+  Eigen::Vector3d normal_slide = Eigen::Vector3d::Zero();
+};
+
+/// The sliding plane at given contact points x_P (on i) and x_S (on j) with j's unit normal n there
+/// and the points' given slides: the same equation, gradient and gamma as above, with the slides
+/// taken as given instead of solved from the shape operators (never singular). For points that
+/// are not exactly the ends of a common normal the gradient and gamma are those of the sliding
+/// plane through them, correct to first order in how far they are from it.
+SlidingPlane sliding_plane(const Eigen::Vector3d& point_i, const Eigen::Vector3d& point_j, const Eigen::Vector3d& normal,
+                           const ContactSlides& slides, const BodyState& body_i, const BodyState& body_j);
 
 }  // namespace surfdb

@@ -58,6 +58,11 @@ class Dynamics : public OdeSystem {
   const Eigen::VectorXd& multipliers() const { return lambda_; }
   /// Surface joint k's equation's index among the constraint equations (and its multiplier's).
   int surface_row(int k) const { return first_surface_row_ + k; }
+  /// The bodies' accelerations of the last derivative() call, 6 per body: its centre of mass's
+  /// (world axes, m/s^2), then its angular acceleration (body axes, rad/s^2; A times it is the
+  /// world's).
+  const Eigen::VectorXd& body_accelerations() const { return acc_; }
+  const Stabilisation& stabilisation() const { return stab_; }
 
   /// The force (world, N) and torque (world, N m, about its centre of mass) that joint `joint`
   /// applies to its body j, from the last derivative() call. Body i receives the opposite force.

@@ -71,19 +71,29 @@ struct Driver {
 /// follower; paper 004): one equation keeping them touching with a common tangent plane
 /// (surfdb/contact/sliding_plane.hpp), its multiplier the normal contact force. The surfaces are
 /// a Simulation's (contact_surface.hpp); the model keeps their bodies for the equations' structure.
+/// How a surface joint holds its surfaces together (paper 004; surface_joint.hpp).
+enum class SurfaceJointFormulation {
+  /// One equation, the contact point found by the common-normal solve at every evaluation.
+  sliding_plane,
+  /// The five equations with the four surface parameters as extra states (two tables only;
+  /// surface_joint_parameters.hpp).
+  five_equations,
+};
+
 struct SurfaceJointSpec {
   std::string name;
   int surface_i = -1, surface_j = -1;      // indices into the simulation's surfaces
   int body_i = kGround, body_j = kGround;  // the surfaces' bodies
   /// s: the contact point is searched for over the whole surfaces at accepted steps this far
   /// apart, to catch jumps (a local Newton from the last point runs at every evaluation).
-  double search_interval = 0.01;
+  double search_interval = 0.1;
   /// m: how far apart, or inside each other, the surfaces may be at t = 0.
   double initial_gap_tolerance = 1e-6;
   /// A contact (index into the simulation's contacts, compliant and unilateral) that replaces the
   /// constraint from the first accepted step at which it would have to pull; it is idle until
   /// then. -1: the constraint holds on, pulling if need be, and the lift-off is only reported.
   int release_to = -1;
+  SurfaceJointFormulation formulation = SurfaceJointFormulation::sliding_plane;
 };
 
 struct MultibodyModel {

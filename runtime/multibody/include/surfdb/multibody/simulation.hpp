@@ -4,7 +4,9 @@
 // accuracy. At every evaluation the broad phase (a grid over the surfaces' world boxes)
 // finds the groups' candidate pairs that are close, their detectors run and their forces enter
 // the generalized forces; after each accepted step accept() latches impact velocities and
-// records the contact outputs. run() owns the stepping.
+// records the contact outputs. run() owns the stepping. Surface joints with the five-equation
+// formulation add their surface parameters and rates (surface_joint_parameters.hpp) as states
+// after the contacts', 8 per joint, in the order of the model's surface joints.
 //
 // A Simulation owns its model, surfaces and contacts; the dynamics and the loads refer to them,
 // so it is neither copied nor moved.
@@ -32,19 +34,28 @@ class Simulation : public OdeSystem {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  int size() const override { return dynamics_.state_size() + static_cast<int>(contacts_.size()); }
+  int size() const override {
+    return dynamics_.state_size() + static_cast<int>(contacts_.size()) + parameter_states_;
+  }
+  /// Surface joint k's first state (five_equations), or -1 (sliding plane: none).
+  int surface_joint_state(std::size_t k) const { return parameter_first_[k]; }
   void derivative(double t, const double* y, double* ydot) override;
   void normalise(double* y) const override { dynamics_.normalise(y); }
   /// A block per body (its 13 states); body b's columns reach the rows of the bodies joined to it
   /// (its joint-connected group), and of those in contact pairs with it at the last evaluation and
   /// their groups, unless a group's motion is prescribed (its joints and drivers leave it no
   /// freedom: a driven race's acceleration does not depend on the forces on it). The contacts'
-  /// dissipated-energy states are in no block.
+  /// dissipated-energy states are in no block. A five-equation surface joint's 8 states are a block
+  /// that reaches and is reached by its bodies' joint-connected group.
   bool jacobian_blocks(JacobianBlocks& blocks) const override;
 
   /// After an accepted step at (t, y): detection at y, impact latching, outputs and statistics;
   /// the surface joints' forces at y, lift-off and release.
   void accept(double t, const double* y);
+
+  /// Sets the five-equation surface joints' states in y (sized size()) from a detection at the
+  /// bodies' state in y: run() does this at t = 0.
+  void start_surface_joints(double* y);
 
   /// Checks the surface joints at the initial state y: each joint's surfaces touch (within its
   /// initial_gap_tolerance), and the joints' and drivers' equations with theirs are independent.
@@ -54,7 +65,7 @@ class Simulation : public OdeSystem {
   /// Integrates from (0, y) to settings.end_time with the chosen integrator: accepts every step,
   /// reports the output instants and progress to the observer, and leaves the final state in y.
   /// y holds the bodies' state (multibody_state.hpp) and is extended with the dissipated-energy
-  /// states. Throws std::runtime_error when the integrator fails, std::invalid_argument for
+  /// states and the five-equation surface joints' states (start_surface_joints()). Throws std::runtime_error when the integrator fails, std::invalid_argument for
   /// impossible settings.
   RunStatistics run(std::vector<double>& y, const RunSettings& settings, RunObserver& observer);
 
@@ -90,12 +101,17 @@ class Simulation : public OdeSystem {
   void make_surface_joints();
   void surface_rows(const double* y, std::span<ConstraintRow> rows);
   void accept_surface_joints(double t, const double* y);
+  void surface_joint_derivatives(double* ydot);
+  void add_parameter_blocks(JacobianBlocks& blocks) const;
+  BodyAcceleration acceleration_of(int body) const;  // at the last derivative(), world axes
 
   MultibodyModel model_;
   Dynamics dynamics_;
   std::vector<ContactSurface> surfaces_;
   std::vector<ContactGroup> contacts_;
   std::vector<SurfaceJoint> surface_joints_;
+  std::vector<int> parameter_first_;  // per surface joint: its first state, or -1
+  int parameter_states_ = 0;          // the surface joints' states in all
   std::vector<char> idle_;            // per contact: a surface joint's replacement, not yet released
   std::vector<double> scratch_;       // a derivative at an accepted state
   bool surface_forces_known_ = false; // a derivative has run since construction

@@ -12,6 +12,10 @@
 // elsewhere): the contact point then jumps there (counted). Should no slot solve, the last solved
 // point and plane are carried with their bodies (counted as a solver failure).
 //
+// With formulation five_equations (two tables only) the contact parameters are states instead
+// (surface_joint_parameters.hpp): detection runs once, at t = 0, to start them; no global search,
+// no face change.
+//
 // The contact force is the equation's Lagrange multiplier: compressive force = -lambda (the
 // constraint acts on body i along +n). The constraint is bilateral; the first time it would have
 // to pull is its lift-off, reported, and from then on the contact named `release_to`, if any,
@@ -30,6 +34,7 @@
 #include "surfdb/multibody/contact_pair.hpp"
 #include "surfdb/multibody/contact_surface.hpp"
 #include "surfdb/multibody/joint_constraints.hpp"
+#include "surfdb/multibody/surface_joint_parameters.hpp"
 
 namespace surfdb {
 
@@ -44,6 +49,9 @@ struct SurfaceJointStatistics {
   std::uint64_t face_changes = 0;     // the point walked from one pair of faces to another
   std::uint64_t solver_failures = 0;  // accepted steps at which no slot solved
   std::uint64_t singular_steps = 0;   // accepted steps with singular relative curvature (line contact)
+  // five_equations: the largest |c| of the tangential equations at accepted steps while held
+  double max_tangential_offset = 0;  // m: the points' offset in the tangent plane, |E^T (x_P - x_S)|
+  double max_normal_error = 0;       // rad: the normals' misalignment, |E^T (n_i + n_j)|
 };
 
 /// The joint at the last accepted step.
@@ -58,7 +66,7 @@ class SurfaceJoint {
  public:
   /// The joint's detectors for its surfaces (a scene's). Throws std::invalid_argument for
   /// surfaces it cannot join: the same body, a mesh, or shapes other than tables, sets and a sphere
-  /// (i) against tables or a sphere, cavity or plane.
+  /// (i) against tables or a sphere, cavity or plane; for five_equations anything but two tables.
   SurfaceJoint(const SurfaceJointSpec& spec, const std::vector<ContactSurface>& surfaces, const MultibodyModel& model);
 
   const SurfaceJointSpec& spec() const { return spec_; }
@@ -66,15 +74,28 @@ class SurfaceJoint {
 
   /// The equation at the bodies' states (detection from the last point); inactive once released.
   ConstraintRow row(const BodyState& i, const BodyState& j);
+
+  /// The states the formulation adds to the system: SurfaceJointParameters::kStates for
+  /// five_equations, else 0. The calls below are for five_equations only, s being its states.
+  int state_count() const { return parameters_ ? SurfaceJointParameters::kStates : 0; }
+  /// The initial states from a detection at the bodies' states (t = 0).
+  void start(const BodyState& i, const BodyState& j, double* s);
+  /// The equation at the states s (no detection); inactive once released.
+  ConstraintRow row(const BodyState& i, const BodyState& j, const double* s);
+  /// s' at the last row(i, j, s)'s states for the bodies' accelerations and the Baumgarte gains
+  /// (1/s); zero once released (the parameters stay where they were).
+  void derivative(const BodyState& i, const BodyState& j, const BodyAcceleration& acc_i, const BodyAcceleration& acc_j,
+                  double alpha, double beta, double* sdot);
   /// The last row()'s sliding plane (the point velocities over the surfaces, the gap).
   const SlidingPlane& plane() const { return plane_; }
   const ContactResult& contact() const { return contact_; }
 
-  /// After an accepted step at time t whose state is (i, j), with the constraint's compressive
-  /// force there: the global search when due, detection at the state, statistics, outputs,
-  /// lift-off. Returns true when this step releases the joint (the force is not positive for the
-  /// first time and release_to is set).
-  bool accept(double t, const BodyState& i, const BodyState& j, double force);
+  /// After an accepted step at time t whose state is (i, j) (and s, five_equations), with the
+  /// constraint's compressive force there: the global search when due, detection at the state
+  /// (five_equations: the equation at s, and a std::runtime_error if s left its faces), statistics,
+  /// outputs, lift-off. Returns true when this step releases the joint (the force is not positive
+  /// for the first time and release_to is set).
+  bool accept(double t, const BodyState& i, const BodyState& j, double force, const double* s = nullptr);
   bool released() const { return released_; }
 
   const SurfaceJointStatistics& statistics() const { return statistics_; }
@@ -89,10 +110,13 @@ class SurfaceJoint {
   void search(const BodyState& i, const BodyState& j);
   void remember(const ContactResult& r, const ContactShapes& shapes, const BodyState& i, const BodyState& j);
   ContactResult carried(const BodyState& i, const BodyState& j, ContactShapes& shapes) const;
+  void accept_detection(double t, const BodyState& i, const BodyState& j);
+  void accept_parameters(double t, const BodyState& i, const BodyState& j, const double* s);
 
   SurfaceJointSpec spec_;
   std::variant<FreeformManifold, Analytic> detector_;
   std::size_t slot_ = 0;         // the manifold's slot holding the point
+  std::optional<SurfaceJointParameters> parameters_;  // five_equations
   bool have_point_ = false;      // a slot has solved
   ContactResult contact_;        // the last row()'s
   SlidingPlane plane_;

@@ -15,37 +15,16 @@
 #include <vector>
 
 #include "../support/ball_and_cup.hpp"
+#include "../support/sliding_ball.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 using namespace surfdb;
 
 namespace {
 
-constexpr double kMass = 0.011, kG = 9.81;
-constexpr double kBall = 0.010, kCavity = 0.050;  // m, the paper's marble and cup
-constexpr double kLength = kCavity - kBall;       // the pendulum's: cup centre to ball centre
-const double kInertia = 0.4 * kMass * kBall * kBall;
-
-// K(k) by the arithmetic-geometric mean: K = pi / (2 AGM(1, sqrt(1 - k^2))).
-double elliptic_k(double k) {
-  double a = 1, b = std::sqrt(1 - k * k);
-  for (int i = 0; i < 40; ++i) {
-    const double m = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = m;
-  }
-  return std::numbers::pi / (2 * a);
-}
-
-ContactSurface table_surface(const char* name, int body, std::shared_ptr<const Database> table) {
-  ContactSurface s;
-  s.name = name;
-  s.body = body;
-  s.kind = ContactSurface::Kind::table;
-  s.tables = TableSet::single(std::move(table));
-  s.mount = test::ball_and_cup().mount;  // the contact regions away from the parameter poles
-  return s;
-}
+using test::ball_model, test::elliptic_k, test::table_surface, test::Track;
+constexpr double kMass = test::kBallMass, kG = test::kGravity, kBall = test::kBallRadius, kCavity = test::kCupRadius;
+constexpr double kLength = test::kPendulumLength;  // the pendulum's: cup centre to ball centre
 
 // The ball (body 0) in the cup (on `cup_body`) held by a surface joint with `formulation`.
 std::unique_ptr<Simulation> ball_in_cup(SurfaceJointFormulation formulation, MultibodyModel model,
@@ -63,37 +42,12 @@ std::unique_ptr<Simulation> ball_in_cup(SurfaceJointFormulation formulation, Mul
   return std::make_unique<Simulation>(std::move(model), std::move(surfaces), std::vector<ContactGroupSpec>{});
 }
 
-MultibodyModel ball_model() {
-  MultibodyModel m;
-  m.bodies.push_back({"ball", kMass, kInertia * Eigen::Matrix3d::Identity()});
-  m.gravity = {0, 0, -kG};
-  return m;
-}
-
 RunSettings adams(double end_time) {
   RunSettings run{.end_time = end_time, .integrator = IntegratorKind::adams};
   run.cvode.relative_tolerance = 1e-10;
   run.cvode.absolute_tolerance = 1e-13;
   return run;
 }
-
-// Every accepted step's time and ball centre.
-struct Track : RunObserver {
-  std::vector<double> t;
-  std::vector<Eigen::Vector3d> r;
-  void accepted(const Simulation&, double time, const double* y) override {
-    t.push_back(time);
-    r.push_back(body_view(y, 0).r());
-  }
-  // Times at which x crosses 0 upwards, interpolated.
-  std::vector<double> upward_crossings() const {
-    std::vector<double> out;
-    for (std::size_t k = 1; k < t.size(); ++k)
-      if (r[k - 1].x() < 0 && r[k].x() >= 0)
-        out.push_back(t[k - 1] + (t[k] - t[k - 1]) * -r[k - 1].x() / (r[k].x() - r[k - 1].x()));
-    return out;
-  }
-};
 
 // The pendulum released at rest theta0 from the bottom of the cup: its period (between the first
 // two upward crossings of x = 0), statistics and energy drift.

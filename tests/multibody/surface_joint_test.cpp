@@ -12,33 +12,15 @@
 #include <vector>
 
 #include "../support/ball_and_cup.hpp"
+#include "../support/sliding_ball.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 using namespace surfdb;
 
 namespace {
 
-constexpr double kMass = 0.011, kG = 9.81;
-constexpr double kBall = 0.010, kCavity = 0.050;  // m, the paper's marble and cup
-const double kInertia = 0.4 * kMass * kBall * kBall;
-
-// K(k) by the arithmetic-geometric mean: K = pi / (2 AGM(1, sqrt(1 - k^2))).
-double elliptic_k(double k) {
-  double a = 1, b = std::sqrt(1 - k * k);
-  for (int i = 0; i < 40; ++i) {
-    const double m = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = m;
-  }
-  return std::numbers::pi / (2 * a);
-}
-
-MultibodyModel ball_model() {
-  MultibodyModel m;
-  m.bodies.push_back({"ball", kMass, kInertia * Eigen::Matrix3d::Identity()});
-  m.gravity = {0, 0, -kG};
-  return m;
-}
+using test::ball_model, test::elliptic_k, test::table_surface, test::Track;
+constexpr double kMass = test::kBallMass, kG = test::kGravity, kBall = test::kBallRadius, kCavity = test::kCupRadius;
 
 ContactSurface sphere_surface(const char* name, int body, double radius, ContactSurface::Kind kind) {
   ContactSurface s;
@@ -46,16 +28,6 @@ ContactSurface sphere_surface(const char* name, int body, double radius, Contact
   s.body = body;
   s.kind = kind;
   s.radius = radius;
-  return s;
-}
-
-ContactSurface table_surface(const char* name, int body, std::shared_ptr<const Database> table) {
-  ContactSurface s;
-  s.name = name;
-  s.body = body;
-  s.kind = ContactSurface::Kind::table;
-  s.tables = TableSet::single(std::move(table));
-  s.mount = test::ball_and_cup().mount;  // the contact regions away from the parameter poles
   return s;
 }
 
@@ -71,24 +43,6 @@ std::unique_ptr<Simulation> joined(std::vector<ContactSurface> surfaces, std::ve
   model.surface_joints.push_back(joint);
   return std::make_unique<Simulation>(std::move(model), std::move(surfaces), std::move(contacts));
 }
-
-// Every accepted step's time and ball centre.
-struct Track : RunObserver {
-  std::vector<double> t;
-  std::vector<Eigen::Vector3d> r;
-  void accepted(const Simulation&, double time, const double* y) override {
-    t.push_back(time);
-    r.push_back(body_view(y, 0).r());
-  }
-  // Times at which x crosses 0 upwards, interpolated.
-  std::vector<double> upward_crossings() const {
-    std::vector<double> out;
-    for (std::size_t k = 1; k < t.size(); ++k)
-      if (r[k - 1].x() < 0 && r[k].x() >= 0)
-        out.push_back(t[k - 1] + (t[k] - t[k - 1]) * -r[k - 1].x() / (r[k].x() - r[k - 1].x()));
-    return out;
-  }
-};
 
 // The ball released at rest theta0 from the bottom of the cavity (centre at the origin).
 void check_pendulum(std::vector<ContactSurface> surfaces, double period_tolerance) {

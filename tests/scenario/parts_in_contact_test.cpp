@@ -176,3 +176,35 @@ TEST_CASE("a ball sliding over a cylindrical fillet: one point, its force never 
   }
   CHECK(over_slope);
 }
+
+TEST_CASE("a ball held on a two-face plate by a surface_contact joint slides over the seam: one face change") {
+  // The plate's top is two faces meeting at x = 0, its underside a third (behind them, facing
+  // away): the joint starts on the top face the ball touches, not the underside, and hands the
+  // point to the neighbour face at the seam.
+  const TempDir dir;
+  const std::filesystem::path set = convert_part(dir, samples::seam_plate(), "seam_plate");
+  const std::filesystem::path path = dir / "joint.toml";
+  std::ofstream(path) << "[simulation]\nend_time = 0.1\nmax_step = 1e-4\n"
+                      << "[[body]]\nname = \"ball\"\nmass = 0.03\ninertia = [1.2e-6, 1.2e-6, 1.2e-6]\n"
+                      << "position = [-0.005, 0, 0.01]\nvelocity = [0.1, 0, 0]\n"
+                      << "[[surface]]\nname = \"ball\"\nbody = \"ball\"\nsphere_radius = 0.01\n"
+                      << "[[surface]]\nname = \"plate\"\nbody = \"ground\"\ntable = \"" << set.string() << "\"\n"
+                      << "[[joint]]\nname = \"slide\"\ntype = \"surface_contact\"\nsurface_i = \"ball\"\n"
+                      << "surface_j = \"plate\"\nsearch_interval = 0.02\n";
+  Scenario scenario = load_scenario(path);
+  const auto sim = make_simulation(scenario);
+  std::vector<double> y = scenario.initial_state;
+  RunObserver none;
+  sim->run(y, scenario.run, none);
+  const SurfaceJointStatistics& s = sim->surface_joints()[0].statistics();
+  const Eigen::Vector3d r = body_view(y.data(), 0).r();
+  MESSAGE("ball at " << r.transpose() << "; force " << s.min_force << ".." << s.max_force << " N; face changes "
+                     << s.face_changes << ", jumps " << s.jumps << ", searches " << s.global_searches);
+  CHECK(r.x() == doctest::Approx(0.005).epsilon(1e-6));  // slid 0.1 m/s for 0.1 s, over the seam
+  CHECK(std::abs(r.z() - 0.01) < 1e-9);
+  CHECK(s.face_changes == 1);
+  CHECK(s.jumps == 0);
+  CHECK(s.solver_failures == 0);
+  CHECK(s.min_force == doctest::Approx(0.03 * 9.81).epsilon(1e-6));  // its weight, throughout
+  CHECK(s.max_force == doctest::Approx(0.03 * 9.81).epsilon(1e-6));
+}

@@ -60,9 +60,12 @@ TEST_CASE("[[spring]]: bad values name the file, the line and the field") {
   CHECK(error_of(dir, scene(with("stiffness", "-5"))) == "scene.toml:15: spring 'lift'.stiffness: must be positive");
   CHECK(error_of(dir, scene(with("free_length", "-0.1"))) == "scene.toml:16: spring 'lift'.free_length: must not be negative");
   CHECK(error_of(dir, scene("name = \"lift\"\nbody_i = \"box\"\nbody_j = \"ground\"\npoint_i = [1, 2.1, 3]\n"
-                                  "point_j = [1, 2.1, 3]\nstiffness = 100\nfree_length = 0\n")) ==
-        "scene.toml:14: spring 'lift'.point_j: coincides with point_i and free_length is 0: the spring has no direction; "
-        "move a point or give a free length");
+                                  "point_j = [1, 2.1, 3]\nstiffness = 100\nfree_length = 0.2\n")) ==
+        "scene.toml:14: spring 'lift'.point_j: coincides with point_i while free_length is not 0: the spring would push "
+        "with no direction; move a point or make free_length 0");
+  // With free_length 0 the force k L vanishes with L: coincident points are a spring at rest.
+  CHECK(error_of(dir, scene("name = \"lift\"\nbody_i = \"box\"\nbody_j = \"ground\"\npoint_i = [1, 2.1, 3]\n"
+                            "point_j = [1, 2.1, 3]\nstiffness = 100\nfree_length = 0\n")) == "no error");
   CHECK(error_of(dir, scene(with("point_i", "[1, 2]"))) == "scene.toml:13: spring 'lift'.point_i: must be an array of 3 numbers");
   CHECK(error_of(dir, scene(kGood + "damping = 3\n")) == "scene.toml:17: spring 'lift': unknown key 'damping'");
   CHECK(error_of(dir, scene("name = \"lift\"\nbody_i = \"box\"\nbody_j = \"ground\"\npoint_i = [0, 0, 0]\n")) ==

@@ -111,9 +111,13 @@ class TimeSeries : public RunObserver {
     for (std::size_t k = 0; k < sim.surface_joints().size(); ++k) {
       const SurfaceJoint& j = sim.surface_joints()[k];
       const ContactResult& c = j.contact();
-      add(sim.surface_joint_force(k)), add(j.plane().phi);
-      add(c.point_j.x()), add(c.point_j.y()), add(c.point_j.z());
-      add(c.u_i), add(c.v_i), add(c.u_j), add(c.v_j), add(j.output().sliding_speed);
+      add(sim.surface_joint_force(k));
+      // Released, the joint no longer detects: its geometry columns are empty (nan).
+      const bool held = !j.released();
+      const auto geometry = [&](double x) { add(held ? x : NAN); };
+      geometry(j.plane().phi);
+      geometry(c.point_j.x()), geometry(c.point_j.y()), geometry(c.point_j.z());
+      geometry(c.u_i), geometry(c.v_i), geometry(c.u_j), geometry(c.v_j), geometry(j.output().sliding_speed);
     }
     add(sim.mechanical_energy(y)), add(sim.dissipated_energy(y)), add(violation);
     line += "\n";

@@ -29,8 +29,7 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   // A foot point clamped at the face's edge is a fine start for the next solve; a failed one is not.
   have_guess_ = p.converged || p.point.status == QueryStatus::outside_domain;
   u_ = p.point.u, v_ = p.point.v;
-  foot_normal_ = p.point.n;
-  foot_rotation_ = R;
+  if (p.converged) foot_normal_ = p.point.n, foot_rotation_ = R, foot_u_ = p.point.u, foot_v_ = p.point.v;
   r.u_j = p.point.u;
   r.v_j = p.point.v;
   r.normal = R * p.point.n;
@@ -60,7 +59,7 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
 ContactShapes SphereTableContact::shapes() {
   const Eigen::Matrix3d& R = foot_rotation_;
   return {sphere_shape_operator(R * foot_normal_, sphere_.radius),
-          R * blended_shape_operator(binding_, u_, v_, foot_normal_) * R.transpose() / scale_};
+          R * blended_shape_operator(binding_, foot_u_, foot_v_, foot_normal_) * R.transpose() / scale_};
 }
 
 }  // namespace surfdb

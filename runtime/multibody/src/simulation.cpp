@@ -102,16 +102,21 @@ void Simulation::find_joint_groups() {
   const auto join = [&](int i, int j) {
     if (i != kGround && j != kGround) joint_group_[static_cast<std::size_t>(root(i))] = root(j);
   };
+  // A surface joint released to compliant contact no longer joins its bodies.
+  const auto holds = [&](std::size_t k) { return k >= surface_joints_.size() || !surface_joints_[k].released(); };
   for (const Joint& j : model_.joints) join(j.body_i, j.body_j);
-  for (const SurfaceJointSpec& s : model_.surface_joints) join(s.body_i, s.body_j);
+  for (std::size_t k = 0; k < model_.surface_joints.size(); ++k)
+    if (holds(k)) join(model_.surface_joints[k].body_i, model_.surface_joints[k].body_j);
   for (std::size_t b = 0; b < n; ++b) joint_group_[b] = root(static_cast<int>(b));
   std::vector<int> freedom(n, 0);
   for (std::size_t b = 0; b < n; ++b) freedom[static_cast<std::size_t>(joint_group_[b])] += 6;
   const auto group_of = [&](const Joint& j) { return joint_group_[static_cast<std::size_t>(j.body_i != kGround ? j.body_i : j.body_j)]; };
   for (const Joint& j : model_.joints) freedom[static_cast<std::size_t>(group_of(j))] -= constraint_count(j.type);
   for (const Driver& d : model_.drivers) freedom[static_cast<std::size_t>(group_of(model_.joints[static_cast<std::size_t>(d.joint)]))] -= 1;
-  for (const SurfaceJointSpec& s : model_.surface_joints)
-    freedom[static_cast<std::size_t>(joint_group_[static_cast<std::size_t>(s.body_i != kGround ? s.body_i : s.body_j)])] -= 1;
+  for (std::size_t k = 0; k < model_.surface_joints.size(); ++k) {
+    const SurfaceJointSpec& s = model_.surface_joints[k];
+    if (holds(k)) freedom[static_cast<std::size_t>(joint_group_[static_cast<std::size_t>(s.body_i != kGround ? s.body_i : s.body_j)])] -= 1;
+  }
   prescribed_.assign(n, 0);
   for (std::size_t g = 0; g < n; ++g) prescribed_[g] = freedom[g] <= 0 && joint_group_[g] == static_cast<int>(g);
 }
@@ -334,8 +339,10 @@ void Simulation::accept_surface_joints(double t, const double* y) {
   for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
     SurfaceJoint& s = surface_joints_[k];
     const double* parameters = parameter_first_[k] < 0 ? nullptr : y + parameter_first_[k];
-    if (s.accept(t, state_of(s.spec().body_i), state_of(s.spec().body_j), force(k), parameters))
+    if (s.accept(t, state_of(s.spec().body_i), state_of(s.spec().body_j), force(k), parameters)) {
       idle_[static_cast<std::size_t>(s.spec().release_to)] = 0;
+      find_joint_groups();  // its bodies part: the Jacobian's blocks follow
+    }
   }
 }
 

@@ -64,6 +64,7 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
     stats.constraint_drift = std::max(stats.constraint_drift, violation);
     observer.output(*this, t, state, violation);
   };
+  check_surface_joints(y.data());
   accept(0, y.data());
   stats.initial_energy = mechanical_energy(y.data());
   output(0, y.data());

@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "surfdb/contact/contact_primitives.hpp"
@@ -20,7 +21,8 @@ bool solved(const ContactResult& r) {
   return r.status == ContactStatus::touching || (r.status == ContactStatus::separated && r.iterations > 0);
 }
 
-double signed_gap(const ContactResult& r) { return r.normal.dot(r.point_i - r.point_j); }
+// The detector's signed separation: > 0 apart, < 0 inside each other.
+double depth(const ContactResult& r) { return r.status == ContactStatus::touching ? -r.indentation : r.gap; }
 
 Eigen::Matrix3d to_body(const Eigen::Matrix3d& A, const Eigen::Matrix3d& W) { return A.transpose() * W * A; }
 Eigen::Matrix3d to_world(const Eigen::Matrix3d& A, const Eigen::Matrix3d& W) { return A * W * A.transpose(); }
@@ -61,16 +63,22 @@ ContactResult SurfaceJoint::detect_slots(ContactShapes& shapes) {
     shapes = m.shapes(slot_);
     return results[slot_];
   }
-  // The held slot lost the point (it walked off the face): the solved slot nearest to it, or
-  // before any point, the deepest.
+  // The held slot lost the point (it walked off its face): a neighbour face's solved slot nearest
+  // to it. Before any point, the slot whose surfaces are nearest to touching: at t = 0 they touch,
+  // and a face behind another (a plate's underside under a ball on its top) is far from it.
   std::size_t best = results.size();
   double best_score = std::numeric_limits<double>::infinity();
+  double apart = std::numeric_limits<double>::infinity();  // the nearest "far apart" answer's gap
   for (std::size_t k = 0; k < results.size(); ++k) {
-    if (!solved(results[k])) continue;
-    const double score = have_point_ ? (results[k].point_j - contact_.point_j).norm() : signed_gap(results[k]);
+    if (!solved(results[k])) {
+      if (results[k].status == ContactStatus::separated) apart = std::min(apart, results[k].gap);
+      continue;
+    }
+    if (have_point_ && k != slot_ && !m.neighbours(slot_, k)) continue;
+    const double score = have_point_ ? (results[k].point_j - contact_.point_j).norm() : std::abs(depth(results[k]));
     if (score < best_score) best = k, best_score = score;
   }
-  if (best == results.size()) return ContactResult{.status = ContactStatus::no_convergence};
+  if (best == results.size()) return ContactResult{.status = ContactStatus::no_convergence, .gap = apart};
   slot_ = best;
   shapes = m.shapes(best);
   return results[best];
@@ -130,8 +138,11 @@ ConstraintRow SurfaceJoint::row(const BodyState& i, const BodyState& j) {
   } else if (have_point_) {
     r = carried(i, j, shapes);
   } else {
-    throw std::runtime_error("surface joint '" + spec_.name + "': no contact point found between its surfaces (" +
-                             contact_status_name(r.status) + ")");
+    char apart[96] = "";
+    if (std::isfinite(r.gap) && r.gap > 0) std::snprintf(apart, sizeof apart, ": they are at least %.6g m apart", r.gap);
+    throw std::invalid_argument("surface joint '" + spec_.name + "': no common normal found between its surfaces (" +
+                                contact_status_name(r.status) + ")" + apart +
+                                "; place them touching (a table's point must also lie away from its parameter poles)");
   }
   contact_ = r;
   plane_ = sliding_plane(r, shapes, i, j);
@@ -178,10 +189,14 @@ void SurfaceJoint::search(const BodyState& i, const BodyState& j) {
   m->request_global_search();
   m->evaluate(i, j);
   const std::span<const ContactResult> results = m->results();
+  // A common normal far inside (a face behind the one touched) is no contact: deeper than
+  // max_entry_depth does not count, as for a contact that begins (contact_manifold.hpp).
+  const double deepest = -ContactOptions{}.max_entry_depth;
   std::size_t best = results.size();
   for (std::size_t k = 0; k < results.size(); ++k)
-    if (solved(results[k]) && (best == results.size() || signed_gap(results[k]) < signed_gap(results[best]))) best = k;
-  if (best < results.size() && signed_gap(results[best]) < signed_gap(held) - kJumpDepth) {
+    if (solved(results[k]) && depth(results[k]) >= deepest && (best == results.size() || depth(results[k]) < depth(results[best])))
+      best = k;
+  if (best < results.size() && depth(results[best]) < depth(held) - kJumpDepth) {
     ++statistics_.jumps;
     slot_ = best;
     return;
@@ -191,15 +206,16 @@ void SurfaceJoint::search(const BodyState& i, const BodyState& j) {
 }
 
 void SurfaceJoint::accept_detection(double t, const BodyState& i, const BodyState& j) {
-  const std::size_t slot_before = slot_;
+  row(i, j);  // the accepted state's point
+  if (t > 0 && slot_ != accepted_slot_) ++statistics_.face_changes;  // walked over an edge during the step
   if (t >= next_search_) {
     search(i, j);
     next_search_ = t + spec_.search_interval;
+    row(i, j);  // after a jump, the new point
   }
-  row(i, j);  // the accepted state's point (after a jump, the new one)
+  accepted_slot_ = slot_;
   if (contact_.status == ContactStatus::no_convergence) ++statistics_.solver_failures;
   if (plane_.singular) ++statistics_.singular_steps;
-  if (slot_ != slot_before && t > 0) ++statistics_.face_changes;
 }
 
 // The equation at the accepted states, their faces' domains and the tangential equations' drift.

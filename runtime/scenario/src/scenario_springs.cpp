@@ -22,9 +22,10 @@ void ScenarioReader::read_spring(const toml::table& t) {
   spring.stiffness = r_.positive(t, "stiffness", where);
   spring.free_length = r_.number(t, "free_length", where);
   if (spring.free_length < 0) r_.fail(*t.get("free_length"), where + ".free_length", "must not be negative");
-  if ((point_j - point_i).norm() == 0 && spring.free_length == 0)
+  if ((point_j - point_i).norm() == 0 && spring.free_length > 0)
     r_.fail(*t.get("point_j"), where + ".point_j",
-            "coincides with point_i and free_length is 0: the spring has no direction; move a point or give a free length");
+            "coincides with point_i while free_length is not 0: the spring would push with no direction; move a point "
+            "or make free_length 0");
   const Pose pi = pose_of(spring.body_i), pj = pose_of(spring.body_j);
   spring.point_i = pi.A.transpose() * (point_i - pi.r);
   spring.point_j = pj.A.transpose() * (point_j - pj.r);

@@ -51,6 +51,8 @@ void ScenarioReader::read_surface_joint(const toml::table& j) {
     if (const toml::node* n = j.get(key))
       r_.fail(*n, where + "." + std::string(key), "a surface_contact joint takes no " + std::string(key) +
                                                       ": it joins the bodies of its surfaces where they touch");
+  for (const SurfaceJointSpec& other : s_.model.surface_joints)
+    if (other.name == name) r_.fail(j, where, "the name is used twice (its time-series columns would be too)");
   SurfaceJointSpec spec;
   spec.name = name;
   spec.surface_i = surface_named(j, "surface_i", where);
@@ -69,6 +71,9 @@ void ScenarioReader::read_surface_joint(const toml::table& j) {
   spec.body_i = si.body;
   spec.body_j = sj.body;
   spec.formulation = formulation(j, where, si, sj);
+  if (spec.formulation == SurfaceJointFormulation::five_equations && j.get("search_interval"))
+    r_.fail(*j.get("search_interval"), where + ".search_interval",
+            "the five-equation formulation holds one pair of faces and searches only at t = 0");
   spec.search_interval = r_.positive(j, "search_interval", where, SurfaceJointSpec{}.search_interval);
   spec.initial_gap_tolerance = r_.positive(j, "initial_gap_tolerance", where, SurfaceJointSpec{}.initial_gap_tolerance);
   if (j.get("release_to")) {
@@ -84,6 +89,9 @@ void ScenarioReader::read_surface_joint(const toml::table& j) {
     if (!names(spec.surface_i, spec.surface_j))
       r_.fail(*j.get("release_to"), where + ".release_to",
               "contact '" + contact + "' must join exactly the joint's surfaces '" + si.name + "' and '" + sj.name + "'");
+    if (c.foundation)
+      r_.fail(*j.get("release_to"), where + ".release_to",
+              "contact '" + contact + "' is areal (elastic_foundation): a joint hands over to a point contact");
     for (const SurfaceJointSpec& other : s_.model.surface_joints)
       if (other.release_to == spec.release_to)
         r_.fail(*j.get("release_to"), where + ".release_to", "contact '" + contact + "' already replaces joint '" + other.name + "'");

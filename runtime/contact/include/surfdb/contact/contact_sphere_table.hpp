@@ -44,7 +44,8 @@ class SphereTableContact {
   const NodeTree* tree_;
   double u_ = 0, v_ = 0;  // the last foot point: the warm start
   bool have_guess_ = false;
-  // The last solve's unit normal (table axes) and the table's axes in the world.
+  // The last converged solve's foot point and unit normal (table axes), and the table's axes in the world.
+  double foot_u_ = 0, foot_v_ = 0;
   Eigen::Vector3d foot_normal_ = Eigen::Vector3d::UnitZ();
   Eigen::Matrix3d foot_rotation_ = Eigen::Matrix3d::Identity();
 };

@@ -33,7 +33,7 @@ struct SpringState {
 
 /// The spring at the bodies' state y (multibody_state.hpp's layout). At zero length the direction
 /// is undefined: the force is then stiffness (point_j - point_i) = 0 when free_length is 0, and 0
-/// otherwise (the scenario refuses a spring that starts so).
+/// otherwise (the scenario refuses a spring with a free length that starts so).
 SpringState spring_state(const Spring& spring, const double* y);
 
 /// Adds every spring's force and torque (about each body's centre of mass, world axes) to loads,

@@ -115,7 +115,8 @@ class SurfaceJoint {
 
   SurfaceJointSpec spec_;
   std::variant<FreeformManifold, Analytic> detector_;
-  std::size_t slot_ = 0;         // the manifold's slot holding the point
+  std::size_t slot_ = 0;           // the manifold's slot holding the point
+  std::size_t accepted_slot_ = 0;  // the slot at the last accepted step
   std::optional<SurfaceJointParameters> parameters_;  // five_equations
   bool have_point_ = false;      // a slot has solved
   ContactResult contact_;        // the last row()'s

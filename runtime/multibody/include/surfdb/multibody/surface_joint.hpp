@@ -6,10 +6,11 @@
 // analytic sphere against tables by projecting its centre, a sphere against a sphere, a spherical
 // cavity or a plane in closed form. Every evaluation solves locally from the last point (Newton,
 // warm-started); the slot (pair of faces) that holds the point keeps it while it solves, and when
-// the point walks off its face the solved slot nearest to it takes over. At accepted steps
-// `search_interval` apart a global search over all slots looks for a point where the surfaces
-// are deeper inside each other than at the held one (a cam's concave flank reaching the follower
-// elsewhere): the contact point then jumps there (counted). Should no slot solve, the last solved
+// the point walks off its face the nearest solved slot of a neighbour face takes over (at t = 0,
+// the slot nearest to touching). At accepted steps `search_interval` apart a global search over
+// all slots looks for a point where the surfaces are deeper inside each other than at the held one
+// (a cam's concave flank reaching the follower elsewhere), though no deeper than a contact may
+// begin (a face behind the touched one is no contact): the contact point then jumps there (counted). Should no slot solve, the last solved
 // point and plane are carried with their bodies (counted as a solver failure).
 //
 // With formulation five_equations (two tables only) the contact parameters are states instead

@@ -75,7 +75,7 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
   for (int k = 0; k < body_count_; ++k) {
     const BodyStateView s = body_view(y, k);
     const RigidBody& b = model_.bodies[k];
-    const Eigen::Matrix3d A = s.orientation().toRotationMatrix();
+    const Eigen::Matrix3d& A = constraints_.bodies[static_cast<std::size_t>(k)].A;  // evaluate_all_constraints'
     rotation_[k] = A;
     const Eigen::Vector3d w = s.w_body();
     z_dot_.segment<3>(6 * k) = s.v();

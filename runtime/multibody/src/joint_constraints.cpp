@@ -11,12 +11,7 @@ namespace {
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 
-// A body's kinematics in world axes; the ground is at rest at the origin.
-struct Kin {
-  int index = kGround;
-  Vector3d r = Vector3d::Zero(), v = Vector3d::Zero(), w = Vector3d::Zero();
-  Matrix3d A = Matrix3d::Identity();
-};
+using Kin = BodyKinematics;
 
 Kin kinematics(const double* y, int body) {
   Kin k;
@@ -28,6 +23,12 @@ Kin kinematics(const double* y, int body) {
   k.v = s.v();
   k.w = k.A * s.w_body();
   return k;
+}
+
+// Body `body`'s kinematics of this evaluation (the ground's at rest).
+const Kin& kinematics_of(const ConstraintSet& out, int body) {
+  static const Kin ground{};
+  return body == kGround ? ground : out.bodies[static_cast<std::size_t>(body)];
 }
 
 using Row = ConstraintRow;
@@ -106,6 +107,7 @@ Row position_driver(const Kin& i, const Kin& j, const Joint& joint, const Driver
   return row;
 }
 
+// Adds to the row's block of body k, which write() has zeroed: the rest of the row stays zero.
 void put(ConstraintSet& out, int row, const Kin& k, const Vector3d& dr, const Vector3d& dth) {
   if (k.index == kGround) return;
   out.jacobian.block<1, 3>(row, 6 * k.index) += dr.transpose();
@@ -116,6 +118,8 @@ void write(ConstraintSet& out, int& row, const Kin& i, const Kin& j, const Row& 
   out.phi[row] = r.phi;
   out.gamma[row] = r.gamma;
   out.phi_t[row] = phi_t;
+  for (const Kin* k : {&i, &j})
+    if (k->index != kGround) out.jacobian.block<1, 6>(row, 6 * k->index).setZero();
   put(out, row, i, r.dr_i, r.dth_i);
   put(out, row, j, r.dr_j, r.dth_j);
   ++row;
@@ -141,10 +145,10 @@ void write_row(ConstraintSet& out, int row, const double* y, int body_i, int bod
 }
 
 void evaluate_constraints(const MultibodyModel& model, double t, const double* y, ConstraintSet& out) {
-  out.jacobian.setZero();
+  for (std::size_t b = 0; b < out.bodies.size(); ++b) out.bodies[b] = kinematics(y, static_cast<int>(b));
   int row = 0;
   for (const Joint& joint : model.joints) {
-    const Kin i = kinematics(y, joint.body_i), j = kinematics(y, joint.body_j);
+    const Kin &i = kinematics_of(out, joint.body_i), &j = kinematics_of(out, joint.body_j);
     const JointFrame &fi = joint.frame_i, &fj = joint.frame_j;
     const Vector3d xi = fi.axes.col(0), yi = fi.axes.col(1), zi = fi.axes.col(2);
     const Vector3d xj = fj.axes.col(0), yj = fj.axes.col(1), zj = fj.axes.col(2);
@@ -182,7 +186,7 @@ void evaluate_constraints(const MultibodyModel& model, double t, const double* y
   }
   for (const Driver& d : model.drivers) {
     const Joint& joint = model.joints[static_cast<std::size_t>(d.joint)];
-    const Kin i = kinematics(y, joint.body_i), j = kinematics(y, joint.body_j);
+    const Kin &i = kinematics_of(out, joint.body_i), &j = kinematics_of(out, joint.body_j);
     double phi_t = 0;
     const Row r = d.type == DriverType::angle ? angle_driver(i, j, joint, d.motion, t, phi_t)
                                               : position_driver(i, j, joint, d.motion, t, phi_t);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "surfdb/multibody/multibody_model.hpp"
 
@@ -22,17 +23,29 @@ struct ConstraintRow {
   bool active = true;
 };
 
+/// A body's kinematics in world axes (its rotation matrix A, body to world, and its angular
+/// velocity w = A w'); the ground (index kGround) is at rest at the origin.
+struct BodyKinematics {
+  int index = kGround;
+  Eigen::Vector3d r = Eigen::Vector3d::Zero(), v = Eigen::Vector3d::Zero(), w = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d A = Eigen::Matrix3d::Identity();
+};
+
 struct ConstraintSet {
   Eigen::VectorXd phi;       // position errors
   // constraint_count x (6 * bodies), row-major: the dynamics reads it by rows.
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> jacobian;
   Eigen::VectorXd gamma;
   Eigen::VectorXd phi_t;     // explicit time derivative (drivers): Phi_dot = Phi_z zdot + phi_t
+  /// Per body, its kinematics at the state of the last evaluate_constraints(), computed once there
+  /// for all the joints (and read by the dynamics for the rotation matrices).
+  std::vector<BodyKinematics> bodies;
 
+  /// The Jacobian starts zero; an evaluation writes only the blocks of each row's two bodies.
   explicit ConstraintSet(const MultibodyModel& model)
       : phi(model.constraint_count()),
-        jacobian(model.constraint_count(), 6 * static_cast<int>(model.bodies.size())),
-        gamma(model.constraint_count()), phi_t(model.constraint_count()) {}
+        jacobian(Eigen::MatrixXd::Zero(model.constraint_count(), 6 * static_cast<int>(model.bodies.size()))),
+        gamma(model.constraint_count()), phi_t(model.constraint_count()), bodies(model.bodies.size()) {}
 };
 
 /// Fills `out` (sized by its constructor for `model`) for the state vector y at time t: the joints'

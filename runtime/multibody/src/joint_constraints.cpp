@@ -1,6 +1,7 @@
 #include "surfdb/multibody/joint_constraints.hpp"
 
 #include <Eigen/Geometry>
+#include <array>
 #include <cmath>
 
 #include "surfdb/multibody/multibody_state.hpp"
@@ -37,17 +38,23 @@ double rate(const Row& row, const Kin& i, const Kin& j) {  // Phi_z zdot
   return row.dr_i.dot(i.v) + row.dth_i.dot(i.w) + row.dr_j.dot(j.v) + row.dth_j.dot(j.w);
 }
 
-// r_i + s_i - r_j - s_j = 0, component c.
-Row coincident(const Kin& i, const Kin& j, const Vector3d& si_body, const Vector3d& sj_body, int c) {
-  const Vector3d si = i.A * si_body, sj = j.A * sj_body, e = Vector3d::Unit(c);
-  Row row;
-  row.phi = (i.r + si - j.r - sj)[c];
-  row.gamma = (-i.w.cross(i.w.cross(si)) + j.w.cross(j.w.cross(sj)))[c];
-  row.dr_i = e;
-  row.dth_i = si.cross(e);  // d(e . (theta x s)) = theta . (s x e)
-  row.dr_j = -e;
-  row.dth_j = -sj.cross(e);
-  return row;
+// r_i + s_i - r_j - s_j = 0: three equations, one per world axis.
+std::array<Row, 3> coincident(const Kin& i, const Kin& j, const Vector3d& si_body, const Vector3d& sj_body) {
+  const Vector3d si = i.A * si_body, sj = j.A * sj_body;
+  const Vector3d phi = i.r + si - j.r - sj;
+  const Vector3d gamma = -i.w.cross(i.w.cross(si)) + j.w.cross(j.w.cross(sj));
+  std::array<Row, 3> rows;
+  for (int c = 0; c < 3; ++c) {
+    const Vector3d e = Vector3d::Unit(c);
+    Row& row = rows[static_cast<std::size_t>(c)];
+    row.phi = phi[c];
+    row.gamma = gamma[c];
+    row.dr_i = e;
+    row.dth_i = si.cross(e);  // d(e . (theta x s)) = theta . (s x e)
+    row.dr_j = -e;
+    row.dth_j = -sj.cross(e);
+  }
+  return rows;
 }
 
 // a_i . a_j = 0.
@@ -153,7 +160,7 @@ void evaluate_constraints(const MultibodyModel& model, double t, const double* y
     const Vector3d xi = fi.axes.col(0), yi = fi.axes.col(1), zi = fi.axes.col(2);
     const Vector3d xj = fj.axes.col(0), yj = fj.axes.col(1), zj = fj.axes.col(2);
     const auto point = [&] {
-      for (int c = 0; c < 3; ++c) write(out, row, i, j, coincident(i, j, fi.origin, fj.origin, c));
+      for (const Row& r : coincident(i, j, fi.origin, fj.origin)) write(out, row, i, j, r);
     };
     switch (joint.type) {
       case JointType::spherical:

@@ -1,6 +1,7 @@
 #include "mpi_session.hpp"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -11,6 +12,8 @@
 #include <thread>
 #include <utility>
 
+#include "surfdb/formats/temporary_file.hpp"
+
 namespace surfdb::cli {
 namespace {
 
@@ -18,6 +21,10 @@ constexpr int kRequest = 1;  // worker -> 0: the item it finished (-1: none yet)
 constexpr int kAssign = 2;   // 0 -> worker: the next item, -1: stop
 // Rank 0 looks for requests this often while its threads work (it does not spin on a core).
 constexpr auto kPollInterval = std::chrono::milliseconds(2);
+// How often a rank checks that its launcher (its parent process) is still there.
+constexpr auto kWatchInterval = std::chrono::milliseconds(200);
+// The exit status of a rank whose launcher died: as if killed by SIGKILL.
+constexpr int kOrphanStatus = 128 + 9;
 
 // Rank 0's side: the items, handed out under a lock to its threads and (by its main thread) to
 // the other ranks.
@@ -96,10 +103,21 @@ MpiSession::MpiSession() {
   started_ = true;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  watchdog_ = std::thread([this, parent = ::getppid()] {
+    while (!stopping_.load()) {
+      if (::getppid() != parent) {
+        remove_live_temporaries();
+        ::_exit(kOrphanStatus);
+      }
+      std::this_thread::sleep_for(kWatchInterval);
+    }
+  });
 }
 
 MpiSession::~MpiSession() {
   if (!started_) return;
+  stopping_ = true;
+  watchdog_.join();
   if (std::uncaught_exceptions() > 0 && size_ > 1) MPI_Abort(MPI_COMM_WORLD, 1);
   MPI_Finalize();
 }

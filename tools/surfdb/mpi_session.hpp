@@ -6,15 +6,20 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace surfdb::cli {
 
 class MpiSession {
  public:
-  /// MPI_Init_thread (funneled: only the main thread calls MPI) when a launcher started us.
+  /// MPI_Init_thread (funneled: only the main thread calls MPI) when a launcher started us, and a
+  /// watchdog thread: a rank whose launcher dies (mpirun killed with SIGKILL, which cannot pass
+  /// the signal on) removes its temporary files and exits at once, so a restarted job never runs
+  /// beside the remains of a killed one.
   MpiSession();
   /// MPI_Finalize; MPI_Abort instead when an exception is leaving a session of several ranks,
   /// so the others do not wait for this one forever.
@@ -37,6 +42,8 @@ class MpiSession {
  private:
   bool started_ = false;
   int rank_ = 0, size_ = 1;
+  std::atomic<bool> stopping_{false};
+  std::thread watchdog_;
 };
 
 /// Runs work(item) once for each item of `items` (rank 0's list; the others' is ignored): rank 0

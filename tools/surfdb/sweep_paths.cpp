@@ -54,7 +54,9 @@ ValueKind value_kind_at(const toml::table& root, const std::string& path, const 
   const std::vector<std::string> s = segments(path);
   const toml::table& t = holder(root, s, scenario);
   const toml::node* n = t.get(s.back());
-  if (!n) refuse(scenario + " has no key '" + s.back() + "' there (a swept key must be in the base scenario)");
+  if (!n)
+    refuse(scenario + " has no key '" + s.back() + "' in " +
+           (s.size() == 2 ? "[simulation]" : "[[" + s[0] + "]] '" + s[1] + "'") + " (a swept key must be in the base scenario)");
   if (n->is_number()) return {ValueKind::number};
   if (n->is_boolean()) return {ValueKind::boolean};
   if (n->is_string()) return {ValueKind::string};

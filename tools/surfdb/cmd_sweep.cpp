@@ -78,7 +78,7 @@ std::vector<std::size_t> pending_cases(const SweepPlan& plan, const std::filesys
   return pending;
 }
 
-void run_sweep(const SweepArgs& a, const SweepPlan& plan) {
+void run_sweep(const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
   const std::filesystem::path out = a.output;
   MpiSession mpi;
   if (mpi.rank() != 0) spdlog::set_level(spdlog::level::warn);
@@ -86,6 +86,8 @@ void run_sweep(const SweepArgs& a, const SweepPlan& plan) {
   mpi.barrier();
   const std::vector<std::size_t> pending = mpi.rank() == 0 ? pending_cases(plan, out) : std::vector<std::size_t>{};
   const unsigned threads = mpi.size() > 1 ? 1 : (a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency()));
+  if (mpi.size() > 1 && jobs_given && mpi.rank() == 0)
+    spdlog::warn("-j applies without MPI: under mpirun each rank runs one case at a time");
   if (mpi.rank() == 0)
     spdlog::info("sweep: {} of {} to run ({} finished before) on {}", count_of(pending.size(), "case"), plan.cases.size(),
                  plan.cases.size() - pending.size(),
@@ -103,7 +105,7 @@ void run_sweep(const SweepArgs& a, const SweepPlan& plan) {
   spdlog::info("wrote {}", (out / "results.csv").string());
 }
 
-void run(const SweepArgs& a) {
+void run(const SweepArgs& a, bool jobs_given) {
   if (a.quiet) spdlog::set_level(spdlog::level::warn);
   SweepPlan plan;
   try {
@@ -113,7 +115,7 @@ void run(const SweepArgs& a) {
     throw;
   }
   if (a.emit_slurm) return emit_slurm(a);
-  run_sweep(a, plan);
+  run_sweep(a, plan, jobs_given);
 }
 
 }  // namespace
@@ -135,9 +137,9 @@ void add_sweep_command(CLI::App& app) {
       ->needs("--emit-slurm");
   cmd->add_option("--time-limit", args->slurm.time_limit, "With --emit-slurm: Slurm's --time, e.g. 04:00:00")
       ->needs("--emit-slurm");
-  cmd->callback([args] {
+  cmd->callback([args, cmd] {
     args->slurm.time_series = args->time_series;
-    run(*args);
+    run(*args, cmd->count("--jobs") > 0);
   });
 }
 

@@ -75,16 +75,16 @@ std::vector<std::string> row(const std::optional<nlohmann::json>& j) {
 
 std::size_t write_results(const SweepPlan& plan, const std::filesystem::path& outdir) {
   std::string text = "case";
-  for (const SweepParameter& p : plan.parameters) text += "," + field(p.path);
-  for (const std::string& c : kResultColumns) text += "," + c;
+  for (const SweepParameter& p : plan.parameters) text.append(",").append(field(p.path));
+  for (const std::string& c : kResultColumns) text.append(",").append(c);
   text += "\n";
   std::size_t failed = 0;
   for (const SweepCase& c : plan.cases) {
     text += c.id;
-    for (const std::string& v : c.values) text += "," + field(v);
+    for (const std::string& v : c.values) text.append(",").append(field(v));
     const std::vector<std::string> figures = row(finished_case(outdir, c));
     failed += figures.front() != "ok";
-    for (const std::string& f : figures) text += "," + field(f);
+    for (const std::string& f : figures) text.append(",").append(field(f));
     text += "\n";
   }
   AtomicFile file(outdir / "results.csv");

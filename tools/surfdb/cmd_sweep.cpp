@@ -52,6 +52,9 @@ class SweepProgress {
   Clock::time_point start_, last_;
 };
 
+// Seconds rank 0 waits at most for the cases' files to appear on a network file system.
+constexpr int kSightings = 60;
+
 void make_directory(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir / "cases", ec);
@@ -78,6 +81,16 @@ std::vector<std::size_t> pending_cases(const SweepPlan& plan, const std::filesys
   return pending;
 }
 
+// Waits (up to a minute) until rank 0 sees the files of every case the ranks reported finished: a
+// network file system may keep, for its attribute-cache time, rank 0's earlier lookup that found
+// no summary.
+void await_cases(const SweepPlan& plan, const std::filesystem::path& outdir, std::vector<std::size_t> ran) {
+  for (int attempt = 0; attempt < kSightings && !ran.empty(); ++attempt) {
+    std::erase_if(ran, [&](std::size_t k) { return finished_case(outdir, plan.cases[k]).has_value(); });
+    if (!ran.empty()) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
 void run_sweep(const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
   const std::filesystem::path out = a.output;
   MpiSession mpi;
@@ -98,6 +111,7 @@ void run_sweep(const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
       mpi, pending, threads, [&](std::size_t k) { run_case(plan, k, out, a.time_series); },
       [&](std::size_t) { progress.case_done(); });
   if (mpi.rank() != 0) return;
+  await_cases(plan, out, pending);
   const std::size_t failed = write_results(plan, out);
   if (failed > 0)
     spdlog::warn("{} of {} failed: their messages are in {}", count_of(failed, "case"), plan.cases.size(),

@@ -164,6 +164,9 @@ if [ -x "$s" ] && bash -n "$s" && grep -q '^#SBATCH --nodes=10$' "$s" && grep -q
   && grep -q '^#SBATCH --time=02:00:00$' "$s" && grep -q "^mpirun '.*surfdb' sweep '$dir/sweep.toml' -o '$dir/slurm'$" "$s"
 then ok; else bad "job script: $(cat "$s")"; fi
 [ ! -e "$dir/slurm/cases/0001" ] && ok || bad "--emit-slurm ran cases"
+expect_usage "a time limit that is not a time" "--time-limit: must be a Slurm time" \
+  "$surfdb" sweep "$dir/sweep.toml" -o "$dir/slurm" --emit-slurm --time-limit '1h; rm -rf /'
+expect_usage "--nodes without --emit-slurm" "--nodes requires --emit-slurm" "$surfdb" sweep "$dir/sweep.toml" -o "$dir/x" --nodes 2
 
 # A surface set converted under mpirun: the serial conversion's bytes.
 "$surfdb" convert "$samples/cup.step" --all-faces --grid 40x30 --record 5x5 -o "$dir/serial.sdbs" 2>/dev/null || bad "serial set"

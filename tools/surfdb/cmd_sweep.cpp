@@ -149,7 +149,13 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--tasks-per-node", args->slurm.tasks_per_node, "With --emit-slurm: MPI ranks per node (one per core)")
       ->check(at_least(1))
       ->needs("--emit-slurm");
-  cmd->add_option("--time-limit", args->slurm.time_limit, "With --emit-slurm: Slurm's --time, e.g. 04:00:00")
+  cmd->add_option("--time-limit", args->slurm.time_limit, "With --emit-slurm: Slurm's --time, e.g. 04:00:00 or 2-00:00:00")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            const bool ok = !text.empty() && text.find_first_not_of("0123456789:-") == std::string::npos;
+            return ok ? std::string() : "must be a Slurm time such as 04:00:00, not '" + text + "'";
+          },
+          "TIME"))
       ->needs("--emit-slurm");
   cmd->callback([args, cmd] {
     args->slurm.time_series = args->time_series;

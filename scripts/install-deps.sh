@@ -14,6 +14,7 @@ packages=(
   libboost-dev libeigen3-dev libspdlog-dev libfmt-dev
   doctest-dev libcli11-dev libsundials-dev
   libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev
+  libopenmpi-dev openmpi-bin  # surfdb sweep and convert across machines (docs/sweeps.md)
   python3 python3-dev python3-matplotlib python3-numpy pybind11-dev
 )
 

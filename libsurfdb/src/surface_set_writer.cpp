@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -30,8 +31,9 @@ std::vector<std::uint32_t> chosen_faces(const CadModel& model, const SurfaceSetO
   return options.faces;
 }
 
-// The manifest's entry for a face just converted: its header as the converter encoded it.
-SetFace set_face(const CadModel& model, std::uint32_t index, const std::string& file, const Header& header) {
+// The manifest's entry for a face: its table's header and the checksum of its encoding.
+SetFace set_face(const CadModel& model, std::uint32_t index, const std::string& file, const Header& header,
+                 std::uint64_t checksum_of_header) {
   const FaceInfo info = model.face_info(index);
   SetFace face;
   face.index = index;
@@ -42,7 +44,7 @@ SetFace set_face(const CadModel& model, std::uint32_t index, const std::string& 
   face.adjacent = info.adjacent;
   face.u_points = header.layout.u_points;
   face.v_points = header.layout.v_points;
-  face.header_checksum = header_checksum(encode_header(header));
+  face.header_checksum = checksum_of_header;
   return face;
 }
 
@@ -91,47 +93,80 @@ void check_set_destination(const std::filesystem::path& destination, bool replac
   }
 }
 
+FaceOutcome convert_set_face(const CadModel& model, const PlannedFace& p, const SurfaceSetOptions& options,
+                             const std::filesystem::path& directory, const ConvertProgress& progress) {
+  ConvertOptions table = options.table;
+  table.grid = p.grid;
+  table.record = p.record;
+  const std::string file = set_table_name(p.index);
+  FaceOutcome out;
+  try {
+    const Header header = convert_surface(*model.face(p.index), table, directory / file, progress).header;
+    out.bytes = header.layout.file_bytes;
+    out.face = set_face(model, p.index, file, header, header_checksum(encode_header(header)));
+  } catch (const DegenerateGeometry& e) {
+    if (!options.skip_bad_faces)
+      throw DegenerateGeometry("face " + std::to_string(p.index) + ": " + e.what() +
+                               " (--skip-bad-faces leaves such faces out of the set)");
+    out.skipped = SkippedFace{p.index, e.what()};
+  } catch (const std::exception& e) {
+    throw FormatError("face " + std::to_string(p.index) + ": " + e.what());
+  }
+  return out;
+}
+
+SetFace set_face_of_table(const CadModel& model, std::uint32_t index, const std::filesystem::path& directory) {
+  const std::string file = set_table_name(index);
+  const std::filesystem::path path = directory / file;
+  std::array<std::uint8_t, kHeaderBytes> bytes{};
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const bool ok = fd >= 0 && ::read(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  const int error = errno;
+  if (fd >= 0) ::close(fd);
+  if (!ok) throw FormatError("cannot read " + path.string() + ": " + std::strerror(error));
+  return set_face(model, index, file, decode_header(bytes, std::filesystem::file_size(path)), header_checksum(bytes));
+}
+
+SetManifest set_manifest(const CadModel& model, const SurfaceSetOptions& options) {
+  SetManifest m;
+  m.source_kind = model.kind();
+  m.source_name = model.file_name();
+  m.part_faces = model.face_count();
+  m.length_unit = model.unit();
+  m.spacing = options.spacing;
+  return m;
+}
+
+void finish_surface_set(const SetManifest& manifest, TemporaryDirectory& directory, const std::filesystem::path& destination,
+                        bool replace_existing) {
+  if (manifest.faces.empty())
+    throw FormatError("no face of " + manifest.source_name + " could be converted: the set " + destination.string() +
+                      " was not written");
+  write_manifest(manifest, directory.path / kManifestName);
+  commit_temporary_directory(directory, replace_existing);
+}
+
 SurfaceSetReport write_surface_set(const CadModel& model, const std::vector<PlannedFace>& plan,
                                    const SurfaceSetOptions& options, const std::filesystem::path& destination,
                                    const SetObserver& observer) {
   check_set_destination(destination, options.replace_existing);
   SurfaceSetReport report;
   SetManifest& m = report.manifest;
-  m.source_kind = model.kind();
-  m.source_name = model.file_name();
-  m.part_faces = model.face_count();
-  m.length_unit = model.unit();
-  m.spacing = options.spacing;
+  m = set_manifest(model, options);
   TemporaryDirectory dir = create_temporary_directory_beside(destination);
   try {
     for (std::size_t k = 0; k < plan.size(); ++k) {
-      const PlannedFace& p = plan[k];
-      if (observer.face_started) observer.face_started(k, plan.size(), p.index);
-      ConvertOptions table = options.table;
-      table.grid = p.grid;
-      table.record = p.record;
-      const std::string file = set_table_name(p.index);
-      Header header;
-      try {
-        header = convert_surface(*model.face(p.index), table, dir.path / file, observer.face_progress).header;
-      } catch (const DegenerateGeometry& e) {
-        if (!options.skip_bad_faces)
-          throw DegenerateGeometry("face " + std::to_string(p.index) + ": " + e.what() +
-                                   " (--skip-bad-faces leaves such faces out of the set)");
-        m.skipped.push_back({p.index, e.what()});
-        if (observer.face_skipped) observer.face_skipped(p.index, e.what());
+      if (observer.face_started) observer.face_started(k, plan.size(), plan[k].index);
+      const FaceOutcome face = convert_set_face(model, plan[k], options, dir.path, observer.face_progress);
+      if (face.skipped) {
+        m.skipped.push_back(*face.skipped);
+        if (observer.face_skipped) observer.face_skipped(face.skipped->index, face.skipped->reason);
         continue;
-      } catch (const std::exception& e) {
-        throw FormatError("face " + std::to_string(p.index) + ": " + e.what());
       }
-      report.bytes += header.layout.file_bytes;
-      m.faces.push_back(set_face(model, p.index, file, header));
+      report.bytes += face.bytes;
+      m.faces.push_back(*face.face);
     }
-    if (m.faces.empty())
-      throw FormatError("no face of " + m.source_name + " could be converted: the set " + destination.string() +
-                        " was not written");
-    write_manifest(m, dir.path / kManifestName);
-    commit_temporary_directory(dir, options.replace_existing);
+    finish_surface_set(m, dir, destination, options.replace_existing);
   } catch (...) {
     remove_temporary_directory(dir);
     throw;

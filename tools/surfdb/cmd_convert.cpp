@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "convert_set.hpp"
 #include "log.hpp"
+#include "mpi_session.hpp"
 #include "number_format.hpp"
 #include "output_checks.hpp"
 #include "option_checks.hpp"
@@ -200,7 +201,12 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
     check_set_destination(a.output, a.force);  // before the CAD file is read
     const CadModel model = load_part(a.input, a.strict);
     set.faces = faces_in(ranges, model);  // none: every face
-    convert_set(model, set, a.input, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
+    MpiSession mpi;  // under mpirun, the faces are shared among the ranks
+    if (mpi.size() == 1) return convert_set(model, set, a.input, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
+    if (cmd.count("--threads") == 0) set.table.threads = 1;  // a rank per core
+    if (mpi.rank() != 0) spdlog::set_level(spdlog::level::warn);
+    refuse_input_as_output(a.output, {a.input});
+    convert_set_on_ranks(mpi, model, set, a.output, parse_size(a.max_size, "--max-size"), a.max_size);
     return;
   }
   refuse_input_as_output(a.output, {a.input});

@@ -16,6 +16,13 @@ class UsageError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// An error that another process of the same MPI job reports (every rank finds a bad sweep file
+/// alike): main() exits with status 1 and prints nothing, so the message appears once.
+class ReportedElsewhere : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 void add_convert_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
@@ -24,5 +31,6 @@ void add_project_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_mesh_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
 
 }  // namespace surfdb::cli

@@ -1,9 +1,12 @@
 #include "convert_set.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <numeric>
 #include <regex>
 
 #include "commands.hpp"
+#include "mpi_session.hpp"
 #include "log.hpp"
 #include "number_format.hpp"
 #include "output_checks.hpp"
@@ -31,6 +34,39 @@ void check_set_size(const std::vector<PlannedFace>& plan, const SurfaceSetOption
   }
   check_free_space(std::filesystem::absolute(destination).parent_path(), total,
                    "cannot write " + destination.string() + ": " + count_of(plan.size(), "table"), true);
+}
+
+// Where a rank that left a face out (--skip-bad-faces) writes why, for rank 0 to put in the manifest.
+std::filesystem::path skip_note(const std::filesystem::path& dir, std::uint32_t face) {
+  return dir / (".skipped_" + set_table_name(face) + ".txt");
+}
+
+// Rank 0 lists what the ranks wrote into the temporary directory, in plan order, and finishes the set.
+SurfaceSetReport finish_from_tables(const CadModel& model, const std::vector<PlannedFace>& plan,
+                                    const SurfaceSetOptions& options, TemporaryDirectory& dir,
+                                    const std::filesystem::path& destination) {
+  SurfaceSetReport r;
+  r.manifest = set_manifest(model, options);
+  for (const PlannedFace& p : plan) {
+    if (std::ifstream note(skip_note(dir.path, p.index)); note) {
+      std::string reason;
+      std::getline(note, reason);
+      r.manifest.skipped.push_back({p.index, reason});
+      std::filesystem::remove(skip_note(dir.path, p.index));
+      spdlog::warn("face {} left out of the set: {}", p.index, reason);
+      continue;
+    }
+    r.manifest.faces.push_back(set_face_of_table(model, p.index, dir.path));
+    r.bytes += std::filesystem::file_size(dir.path / r.manifest.faces.back().file);
+  }
+  finish_surface_set(r.manifest, dir, destination, options.replace_existing);
+  return r;
+}
+
+void log_written(const SurfaceSetReport& r, const CadModel& model, const std::filesystem::path& destination) {
+  spdlog::info("wrote the surface set {}: {} of {} ({}){}", destination.string(), count_of(r.manifest.faces.size(), "face"),
+               model.file_name(), format_size(r.bytes),
+               r.manifest.skipped.empty() ? std::string() : ", " + std::to_string(r.manifest.skipped.size()) + " left out");
 }
 
 }  // namespace
@@ -89,9 +125,37 @@ void convert_set(const CadModel& model, const SurfaceSetOptions& options, const 
   };
   const SurfaceSetReport r = write_surface_set(model, plan, options, destination, observer);
   if (bar) bar->finish();
-  spdlog::info("wrote the surface set {}: {} of {} ({}){}", destination.string(), count_of(r.manifest.faces.size(), "face"),
-               model.file_name(), format_size(r.bytes),
-               r.manifest.skipped.empty() ? std::string() : ", " + std::to_string(r.manifest.skipped.size()) + " left out");
+  log_written(r, model, destination);
+}
+
+void convert_set_on_ranks(const MpiSession& mpi, const CadModel& model, const SurfaceSetOptions& options,
+                          const std::filesystem::path& destination, std::uint64_t max_bytes, const std::string& max_size_text) {
+  const std::vector<PlannedFace> plan = plan_surface_set(model, options);
+  TemporaryDirectory dir;
+  if (mpi.rank() == 0) {
+    check_set_size(plan, options, destination, max_bytes, max_size_text);
+    dir = create_temporary_directory_beside(destination);
+  }
+  const std::filesystem::path shared = mpi.broadcast(dir.path.string());  // every rank writes its tables there
+  std::vector<std::size_t> faces(plan.size());
+  std::iota(faces.begin(), faces.end(), std::size_t{0});
+  ProgressBar bar("converting " + count_of(plan.size(), "face") + " on " + count_of(static_cast<std::uint64_t>(mpi.size()), "rank"));
+  std::uint64_t done = 0;
+  try {
+    deal_work(
+        mpi, faces, 1,
+        [&](std::size_t k) {
+          const FaceOutcome f = convert_set_face(model, plan[k], options, shared);
+          if (f.skipped) std::ofstream(skip_note(shared, f.skipped->index)) << f.skipped->reason << "\n";
+        },
+        [&](std::size_t) { bar.update(++done, plan.size()); });
+    if (mpi.rank() != 0) return;
+    bar.finish();
+    log_written(finish_from_tables(model, plan, options, dir, destination), model, destination);
+  } catch (...) {
+    if (mpi.rank() == 0) remove_temporary_directory(dir);
+    throw;
+  }
 }
 
 }  // namespace surfdb::cli

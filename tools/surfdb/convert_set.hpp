@@ -15,6 +15,15 @@ namespace surfdb::cli {
 void convert_set(const CadModel& model, const SurfaceSetOptions& options, const std::filesystem::path& input,
                  const std::filesystem::path& destination, std::uint64_t max_bytes, const std::string& max_size_text);
 
+class MpiSession;
+
+/// convert_set shared among the ranks of an MPI job (several ranks; the part read by each and
+/// the set's destination checked): rank 0 makes the temporary directory beside the destination
+/// and deals the faces, each rank converts its faces into that directory, rank 0 then writes the
+/// manifest and renames the set into place. The result is the set convert_set writes, byte for byte.
+void convert_set_on_ranks(const MpiSession& mpi, const CadModel& model, const SurfaceSetOptions& options,
+                          const std::filesystem::path& destination, std::uint64_t max_bytes, const std::string& max_size_text);
+
 struct FaceRange {
   std::uint32_t first = 1, last = 1;
 };

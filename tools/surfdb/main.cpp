@@ -1,4 +1,5 @@
-// surfdb: convert CAD surfaces to surface databases, inspect, verify and query them, mesh parts, simulate.
+// surfdb: convert CAD surfaces to surface databases, inspect, verify and query them, mesh parts,
+// simulate, sweep parameters.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   surfdb::cli::add_export_command(app);
   surfdb::cli::add_simulate_command(app);
   surfdb::cli::add_mesh_command(app);
+  surfdb::cli::add_sweep_command(app);
   app.parse_complete_callback([&] { surfdb::cli::init_logging(verbose); });
   try {
     app.parse(argc, argv);
@@ -37,6 +39,8 @@ int main(int argc, char** argv) {
   } catch (const surfdb::cli::UsageError& e) {
     std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());
     return 2;
+  } catch (const surfdb::cli::ReportedElsewhere&) {
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "surfdb: error: %s\n", e.what());
     return 1;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "surfdb/formats/surface_set.hpp"
+#include "surfdb/formats/temporary_file.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
 #include "surfdb/libsurfdb/converter.hpp"
 
@@ -58,5 +59,30 @@ void check_set_destination(const std::filesystem::path& destination, bool replac
 SurfaceSetReport write_surface_set(const CadModel& model, const std::vector<PlannedFace>& plan,
                                    const SurfaceSetOptions& options, const std::filesystem::path& destination,
                                    const SetObserver& observer = {});
+
+// The writer's steps, for writers that share the faces among processes (`surfdb convert` under
+// mpirun): each converts its faces into the same temporary directory, one of them then lists the
+// tables and finishes the set.
+
+/// A face converted into `directory`: its manifest entry and table size, or (skip_bad_faces) why
+/// it was left out. Any other failure throws naming the face.
+struct FaceOutcome {
+  std::optional<SetFace> face;
+  std::optional<SkippedFace> skipped;
+  std::uint64_t bytes = 0;
+};
+FaceOutcome convert_set_face(const CadModel& model, const PlannedFace& face, const SurfaceSetOptions& options,
+                             const std::filesystem::path& directory, const ConvertProgress& progress = {});
+
+/// The manifest entry of face `index` from its table in `directory` (converted by another process).
+SetFace set_face_of_table(const CadModel& model, std::uint32_t index, const std::filesystem::path& directory);
+
+/// A manifest of no faces yet: the part's kind, name, face count, unit and the spacing asked for.
+SetManifest set_manifest(const CadModel& model, const SurfaceSetOptions& options);
+
+/// Writes the manifest into the filled temporary directory and renames it onto `destination`;
+/// refuses a set of no faces. The caller removes the directory when this throws.
+void finish_surface_set(const SetManifest& manifest, TemporaryDirectory& directory, const std::filesystem::path& destination,
+                        bool replace_existing);
 
 }  // namespace surfdb

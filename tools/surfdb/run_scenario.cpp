@@ -1,0 +1,97 @@
+#include "run_scenario.hpp"
+
+#include <time.h>
+
+#include <optional>
+
+#include "animation_writer.hpp"
+#include "log.hpp"
+#include "output_checks.hpp"
+#include "run_summary.hpp"
+#include "surfdb/multibody/initial_penetration.hpp"
+#include "surfdb/scenario/scenario.hpp"
+#include "time_series.hpp"
+
+namespace surfdb::cli {
+namespace {
+
+// The scenario and its tables: no output may be one of them.
+std::vector<std::filesystem::path> inputs_of(const ScenarioJob& job, const Scenario& s) {
+  std::vector<std::filesystem::path> inputs{job.scenario};
+  for (const ContactSurface& surface : s.surfaces)
+    if (surface.tables)
+      for (const TableFace& face : surface.tables->faces()) inputs.push_back(face.table->path());
+  return inputs;
+}
+
+void make_output_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir))
+    throw std::runtime_error("cannot create output directory " + dir.string() + ": " +
+                             (ec ? ec.message() : "a file of that name exists"));
+}
+
+void warn_initial_penetration(const ScenarioJob& job, Simulation& sim, const std::vector<double>& y) {
+  std::vector<InitialPenetration> touching;
+  try {
+    touching = check_initial_penetration(sim, y.data());
+  } catch (const InitialPenetrationError& e) {
+    throw std::runtime_error(job.scenario.string() + ": " + e.what());  // the file whose bodies are misplaced
+  }
+  for (const InitialPenetration& p : touching)
+    spdlog::warn("contact '{}': surfaces '{}' and '{}' start {:.4g} m inside each other at t = 0 (within the tolerance {:.4g} m)",
+                 p.contact, p.surface_i, p.surface_j, p.depth, p.tolerance);
+}
+
+}  // namespace
+
+double thread_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+ScenarioOutcome run_scenario(const ScenarioJob& job) {
+  const double cpu0 = thread_cpu_seconds();
+  if (std::error_code ec; std::filesystem::is_directory(job.scenario, ec))
+    throw std::runtime_error(job.scenario.string() + ": is a directory, not a scenario file");
+  Scenario s = load_scenario(job.scenario, job.overrides);
+  if (job.end_time) s.run.end_time = *job.end_time;
+  if (job.output_interval) s.run.output.interval = *job.output_interval;
+  const std::vector<std::filesystem::path> inputs = inputs_of(job, s);
+  const std::unique_ptr<Simulation> simulation = make_simulation(s);
+  Simulation& sim = *simulation;
+  std::vector<double> y = s.initial_state;
+  warn_initial_penetration(job, sim, y);
+
+  make_output_directory(job.output);
+  for (const char* name : {"time_series.csv", "summary.json", "final_frame.png"})
+    refuse_input_as_output(job.output / name, inputs);
+
+  std::optional<TimeSeries> series;
+  Observers observers;
+  if (job.time_series) observers.add(series.emplace(job.output / "time_series.csv", sim, s.run.end_time, job.progress));
+  std::optional<AnimationWriter> animation;
+  if (job.animation)
+    observers.add(animation.emplace(job.output, sim, y.data(), inputs, job.animation_interval, s.run.end_time));
+  ScenarioOutcome outcome;
+  outcome.end_time = s.run.end_time;
+  const double cpu1 = thread_cpu_seconds();
+  outcome.setup_cpu_seconds = cpu1 - cpu0;
+  outcome.stats = sim.run(y, s.run, observers);
+  outcome.stats.cpu_seconds = thread_cpu_seconds() - cpu1;
+  if (series) series->commit();
+  if (animation) {
+    animation->commit();
+    outcome.animation_frames = animation->frames();
+    outcome.animation_collection = animation->collection();
+  }
+  nlohmann::ordered_json extra{{"setup_cpu_seconds", outcome.setup_cpu_seconds}};
+  for (const auto& [key, value] : job.summary_extra.items()) extra[key] = value;
+  write_summary(job.output / "summary.json", sim, outcome.stats, y, extra);
+  if (series) series->finish_progress();
+  return outcome;
+}
+
+}  // namespace surfdb::cli

@@ -262,8 +262,9 @@ int main(int argc, char** argv) {
   row("  BRepLProp_SLProps instead (reference)", slprops);
   row("surfdb convert, STEP to verified .sdb", ours);
   row("  surfdb convert alone, 1 thread", single);
-  report.line("%-60s %7.3f s  (page cache only %.3f s, checksums alone %.3f s)",
-              "floor of the write: same bytes written + fsync + rename", floor.wall, cached.wall, hashing.wall);
+  report.line("%-60s %7.3f s  cpu %6.3f s  (page cache only %.3f s, cpu %.3f s; checksums alone %.3f s)",
+              "floor of the write: same bytes written + fsync + rename", floor.wall, floor.cpu, cached.wall, cached.cpu,
+              hashing.wall);
   report.line("%-60s %7.2f   (target <= 1.5; floor of the write alone x%.2f)", "ratio surfdb / OpenCASCADE bare",
               ours.wall / bare.wall, floor.wall / bare.wall);
   report.line("%-60s %7.2f", "ratio surfdb / BRepLProp_SLProps", ours.wall / slprops.wall);

@@ -42,6 +42,12 @@ class RecordFiller {
         scalar_(header.scalar), normal_sign_(normal_sign) {}
 
   void fill(RecordIndex r, std::uint8_t* out, Counters& counters) const {
+    // An evaluator may keep state between calls (OpenCASCADE's B-spline span cache), and where
+    // the cache of one span is still taken as valid at a node of the next, the node's last bits
+    // depend on what was evaluated before it: on which records this worker sampled earlier, so on
+    // the scheduling. One evaluation at a fixed point first puts every worker's evaluator in the
+    // same state at the start of every record, so a record's bytes depend on its nodes only.
+    (void)source_.d2(bounds_.u0, bounds_.v0);
     std::array<double, kColumnsV1.size()> values;
     // The record's part of each grid line is classified at once (SurfaceSource::inside_line).
     const std::uint64_t j0 = r.tj * layout_.v_record_points;

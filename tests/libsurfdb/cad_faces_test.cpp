@@ -165,7 +165,7 @@ TEST_CASE("a trimmed face: nodes outside the trimming disk are invalid but keep 
 
 TEST_CASE("a CAD face converts to the same bytes whatever the threads and the order records are written in") {
   // Workers sample, checksum and write their own records, in whatever order the scheduler gives
-  // them: the file must not depend on it. A trimmed rational face (span caches per worker, the
+  // them: the file must not depend on it, nor on what a worker's evaluator computed before. A trimmed rational face (span caches per worker, the
   // trimming curves shared), a grid whose last records are padding, f64 and f32.
   TempDir dir;
   write_brep(disk_face(make_bspline(true), gp_Pnt2d(1.5, 0.5), 0.45), dir / "disk.brep");
@@ -179,10 +179,14 @@ TEST_CASE("a CAD face converts to the same bytes whatever the threads and the or
     convert_surface(*model.face(1), o, dir / "one.sdb");
     const auto one = read_bytes(dir / "one.sdb");
     CHECK(one.size() == table_layout(o).file_bytes);
-    for (const unsigned threads : {2u, 3u, 5u, 2u}) {
-      o.threads = threads;
-      convert_surface(*model.face(1), o, dir / "many.sdb");
-      CHECK(read_bytes(dir / "many.sdb") == one);
+    // Before each record started from a fixed evaluator state, about one conversion in six here
+    // differed in the last bits of a record's first node; fifteen make that failure near certain.
+    for (int round = 0; round < 3; ++round) {
+      for (const unsigned threads : {2u, 3u, 4u, 5u, 7u}) {
+        o.threads = threads;
+        convert_surface(*model.face(1), o, dir / "many.sdb");
+        CHECK(read_bytes(dir / "many.sdb") == one);
+      }
     }
     CHECK(Database::open(dir / "one.sdb")->first_damaged_record() == 0);
   }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -25,7 +26,8 @@ RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const Reco
     : destination_(std::move(destination)), layout_(layout) {
   temporary_ = create_temporary_beside(destination_);
   fd_ = temporary_.fd;
-  checksums_.reserve(layout_.data_records);
+  checksums_.assign(layout_.data_records, 0);
+  written_.assign(layout_.data_records, 0);
 }
 
 RecordFileWriter::~RecordFileWriter() {
@@ -48,18 +50,35 @@ void RecordFileWriter::write_all(std::span<const std::uint8_t> bytes, std::uint6
 }
 
 void RecordFileWriter::write_record(std::span<const std::uint8_t> bytes) {
+  if (next_ > layout_.data_records) throw FormatError("internal: more records than the layout holds");
+  write_record_at(next_++, bytes);
+}
+
+void RecordFileWriter::write_record_at(std::uint64_t number, std::span<const std::uint8_t> bytes) {
   if (bytes.size() != layout_.record_bytes)
     throw FormatError("internal: record of " + std::to_string(bytes.size()) + " bytes, expected " +
                       std::to_string(layout_.record_bytes));
-  if (checksums_.size() == layout_.data_records)
-    throw FormatError("internal: more records than the layout holds");
-  write_all(bytes, layout_.record_offset(checksums_.size() + 1));
-  checksums_.push_back(checksum(bytes));
+  if (number < 1 || number > layout_.data_records)
+    throw FormatError("internal: record " + std::to_string(number) + " of " + std::to_string(layout_.data_records));
+  write_all(bytes, layout_.record_offset(number));
+  checksums_[number - 1] = checksum(bytes);  // distinct records: distinct elements, no lock needed
+  written_[number - 1] = 1;
+}
+
+void RecordFileWriter::start_writeback(std::uint64_t first, std::uint64_t count) {
+#ifdef __linux__
+  if (count == 0 || fd_ < 0) return;
+  ::sync_file_range(fd_, static_cast<off64_t>(layout_.record_offset(first)),
+                    static_cast<off64_t>(count * layout_.record_bytes), SYNC_FILE_RANGE_WRITE);
+#else
+  (void)first, (void)count;
+#endif
 }
 
 Header RecordFileWriter::commit(Header header) {
-  if (checksums_.size() != layout_.data_records)
-    throw FormatError("internal: commit after " + std::to_string(checksums_.size()) + " of " +
+  const auto done = static_cast<std::uint64_t>(std::count(written_.begin(), written_.end(), 1));
+  if (done != layout_.data_records)
+    throw FormatError("internal: commit after " + std::to_string(done) + " of " +
                       std::to_string(layout_.data_records) + " records");
   // Checksum table: data_records little-endian u64, zero-padded to whole records.
   std::vector<std::uint8_t> table(layout_.checksum_records * layout_.record_bytes, 0);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -22,6 +23,13 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// CPU time of the calling thread (user and system: a write's copy into the page cache counts).
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 struct Counters {
   std::uint64_t invalid = 0, degenerate = 0;
 };
@@ -34,6 +42,12 @@ class RecordFiller {
         scalar_(header.scalar), normal_sign_(normal_sign) {}
 
   void fill(RecordIndex r, std::uint8_t* out, Counters& counters) const {
+    // An evaluator may keep state between calls (OpenCASCADE's B-spline span cache), and where
+    // the cache of one span is still taken as valid at a node of the next, the node's last bits
+    // depend on what was evaluated before it: on which records this worker sampled earlier, so on
+    // the scheduling. One evaluation at a fixed point first puts every worker's evaluator in the
+    // same state at the start of every record, so a record's bytes depend on its nodes only.
+    (void)source_.d2(bounds_.u0, bounds_.v0);
     std::array<double, kColumnsV1.size()> values;
     // The record's part of each grid line is classified at once (SurfaceSource::inside_line).
     const std::uint64_t j0 = r.tj * layout_.v_record_points;
@@ -192,22 +206,39 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   }
   std::vector<Counters> counters(threads);
 
+  // The pipeline: each worker samples a record into its own buffer (cache-resident), checksums
+  // it and writes it at its place in the file, while the other workers sample theirs; between
+  // rows this thread only asks the system to start writing the finished row to disk, so that the
+  // final flush finds most of the file there already. The bytes of each record depend on its
+  // nodes only, so the file is the same whatever the thread count or the order of the writes.
+  const auto t_records = Clock::now();
   RecordFileWriter writer(destination, layout);
-  std::vector<std::uint8_t> row(layout.v_records * layout.record_bytes);
+  struct Worker {
+    std::vector<std::uint8_t> record;
+    double evaluation = 0, writing = 0;  // thread CPU seconds
+  };
+  std::vector<Worker> workers(threads);
+  for (Worker& w : workers) w.record.resize(layout.record_bytes);
   {
     SamplingPool pool(threads, layout.v_records, [&](unsigned w, std::uint64_t ti, std::uint64_t tj) {
-      fillers[w].fill({ti, tj}, row.data() + tj * layout.record_bytes, counters[w]);
+      Worker& worker = workers[w];
+      const double c0 = thread_cpu_seconds();
+      fillers[w].fill({ti, tj}, worker.record.data(), counters[w]);
+      const double c1 = thread_cpu_seconds();
+      writer.write_record_at(ti * layout.v_records + tj + 1, worker.record);
+      worker.evaluation += c1 - c0;
+      worker.writing += thread_cpu_seconds() - c1;
     });
     for (std::uint64_t ti = 0; ti < layout.u_records; ++ti) {
-      const auto t_row = Clock::now();
       pool.sample_row(ti);
-      const auto t_write = Clock::now();
-      report.sampling_seconds += std::chrono::duration<double>(t_write - t_row).count();
-      for (std::uint64_t tj = 0; tj < layout.v_records; ++tj)
-        writer.write_record(std::span(row.data() + tj * layout.record_bytes, layout.record_bytes));
-      report.writing_seconds += seconds_since(t_write);
+      writer.start_writeback(ti * layout.v_records + 1, layout.v_records);
       if (progress) progress((ti + 1) * layout.v_records, layout.data_records);
     }
+  }
+  report.sampling_seconds = seconds_since(t_records);
+  for (const Worker& w : workers) {
+    report.evaluation_cpu_seconds += w.evaluation;
+    report.record_writing_cpu_seconds += w.writing;
   }
 
   for (const Counters& c : counters) {
@@ -217,7 +248,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
 
   const auto t_commit = Clock::now();
   h = writer.commit(h);  // the report's header is the file's, checksum table hash included
-  report.writing_seconds += seconds_since(t_commit);
+  report.writing_seconds = seconds_since(t_commit);
   report.total_seconds = seconds_since(t0);
   return report;
 }

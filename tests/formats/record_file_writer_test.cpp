@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <thread>
+
 #include "../support/file_bytes.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/formats/error.hpp"
@@ -54,6 +56,40 @@ TEST_CASE("a committed file is complete and checksummed and the only file left")
   auto damaged = bytes;
   damaged[h.layout.record_offset(3) + 17] ^= 1;
   CHECK(first_damaged_record(damaged, d) == 3);
+}
+
+TEST_CASE("records written at their numbers, in any order and from several threads, give the same file") {
+  TempDir dir;
+  const Header h = small_header();
+  const RecordLayout& l = h.layout;
+  const auto record = [&](std::uint64_t number) {
+    std::vector<std::uint8_t> bytes(l.record_bytes);
+    for (std::size_t k = 0; k < bytes.size(); ++k) bytes[k] = static_cast<std::uint8_t>(number * 31 + k);
+    return bytes;
+  };
+  {
+    RecordFileWriter w(dir / "in_order.sdb", l);
+    for (std::uint64_t k = 1; k <= l.data_records; ++k) w.write_record(record(k));
+    w.commit(h);
+  }
+  {
+    RecordFileWriter w(dir / "any_order.sdb", l);
+    std::vector<std::thread> threads;
+    for (std::uint64_t k = l.data_records; k >= 1; --k) {  // last first, each from a thread of its own
+      threads.emplace_back([&w, &record, k] { w.write_record_at(k, record(k)); });
+      w.start_writeback(k, 1);
+    }
+    for (std::thread& t : threads) t.join();
+    w.commit(h);
+  }
+  CHECK(test::read_bytes(dir / "any_order.sdb") == test::read_bytes(dir / "in_order.sdb"));
+
+  RecordFileWriter w(dir / "b.sdb", l);
+  CHECK_THROWS_AS(w.write_record_at(0, record(1)), FormatError);
+  CHECK_THROWS_AS(w.write_record_at(l.data_records + 1, record(1)), FormatError);
+  for (std::uint64_t k = 1; k < l.data_records; ++k) w.write_record_at(k, record(k));
+  w.write_record_at(1, record(1));  // written twice, the last record never
+  CHECK_THROWS_WITH_AS(w.commit(h), doctest::Contains("commit after"), FormatError);
 }
 
 TEST_CASE("a writer abandoned before commit leaves the old file untouched and no temporary") {

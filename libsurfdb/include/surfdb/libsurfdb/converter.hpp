@@ -36,9 +36,16 @@ RecordLayout table_layout(const ConvertOptions& options);
 
 struct ConvertReport {
   Header header;
-  double sampling_seconds = 0;  // evaluation, frames, curvatures, classification (wall time)
-  double writing_seconds = 0;   // checksums and writes (wall time)
+  // Wall time until every record is sampled, checksummed and written (into the page cache): the
+  // workers sample, checksum and write their records at once, each its own.
+  double sampling_seconds = 0;
+  // Wall time after that: checksum table, header, flush to disk (fsync), rename.
+  double writing_seconds = 0;
   double total_seconds = 0;
+  // Where the workers' CPU time went, summed over them (thread CPU time, system time included):
+  // evaluation, frames, curvatures and classification; the records' checksums and writes.
+  double evaluation_cpu_seconds = 0;
+  double record_writing_cpu_seconds = 0;
 };
 
 /// Called after each row of records with (records done, records in all).

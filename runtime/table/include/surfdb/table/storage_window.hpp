@@ -16,7 +16,17 @@ enum class Residency : std::uint8_t {
   full_load,       // every data record copied into memory once; the window never moves
   window_copy,     // the window's records copied into a compact buffer; a move copies the entering ones
   direct_mapping,  // the window's records read in place from the mapping; pages leaving it released
+                   // in batches (below)
 };
+
+// Releasing pages of the mapping (Database::release) and faulting them back in are each a trip
+// through the page tables, which on some virtual machines costs tens of microseconds, far more
+// than the queries between two window moves. So a window releases the pages of the records it no
+// longer needs in batches: the records that left it (direct mapping) and those read outside it
+// (a cell straddling its edge) wait until they number as many as the window holds, and are then
+// released a run of consecutive records at a time; one that came back meanwhile keeps its pages.
+// The mapping's resident pages on account of one window thus stay below twice the window's
+// records (plus, at each end of a run, the rest of the kernel's fault-around block).
 
 const char* residency_name(Residency r);  // "full", "copy", "direct"
 
@@ -31,6 +41,7 @@ struct WindowStats {
   std::uint64_t records_read = 0;    // records brought into the window, the first placement included
   std::uint64_t outside_reads = 0;   // record accesses outside the window (cells straddling its edge)
   std::uint64_t bytes_resident = 0;  // bytes of records this window holds now
+  std::uint64_t releases = 0;        // runs of records whose pages were released (calls to Database::release)
 };
 
 class StorageWindow {
@@ -63,8 +74,8 @@ class StorageWindow {
     return contains(r) ? slots_[(r.ti - origin_.ti) * size_.v_records + (r.tj - origin_.tj)] : nullptr;
   }
 
-  /// Releases the pages of the records read outside the window since the last call, so that
-  /// resident memory stays bounded by the window however far a solver wanders.
+  /// Hands the records read outside the window since the last call to the batch of releases
+  /// (above), so that resident memory stays bounded however far a solver wanders.
   void release_outside_reads() {
     if (outside_count_ != 0) release_pending();
   }
@@ -82,6 +93,7 @@ class StorageWindow {
   void place(RecordIndex new_origin);
   const std::uint8_t* outside_record(RecordIndex r);
   void release_pending();
+  void release_leaving();
 
   std::shared_ptr<const Database> db_;
   WindowSize size_;
@@ -99,6 +111,7 @@ class StorageWindow {
   WindowStats stats_;
   std::array<std::uint64_t, 4> outside_{};  // records read outside the window, not yet released
   std::uint32_t outside_count_ = 0;
+  std::vector<std::uint64_t> leaving_;  // numbers of records whose pages wait for the batch release
 };
 
 }  // namespace surfdb

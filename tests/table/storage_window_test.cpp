@@ -48,7 +48,10 @@ TEST_CASE("a 5 x 5 window sweeping across 37 records moves exactly as the rule p
   SurfaceBinding copy(paper_octant(), {5, 5}, Residency::window_copy);
   sweep_v(copy);
   CHECK(copy.window().stats().updates == 16);
-  CHECK(copy.window().stats().records_read == 25 + 16 * 10);  // records that stay are not copied again
+  // A copy reads a record when a query first needs it: the sweep's cells (node row 499 and 500,
+  // rows 13 and 14 of record row 18) lie in record columns 2 to 36, 35 records, each copied once.
+  // catches: copying the whole window at each move (185), a record copied again while it stays.
+  CHECK(copy.window().stats().records_read == 35);
 }
 
 TEST_CASE("a window copy answers exactly as the mapping, however it has moved") {
@@ -76,7 +79,7 @@ TEST_CASE("a window copy answers exactly as the mapping, however it has moved") 
   CHECK(worst <= chord);
   CHECK(copy.window().stats().updates == direct.window().stats().updates);
   CHECK(copy.window().stats().updates > 100);
-  CHECK(copy.window().stats().records_read == direct.window().stats().records_read);
+  CHECK(copy.window().stats().records_read < direct.window().stats().records_read);  // only those queries read
   MESSAGE(queries << " queries, " << copy.window().stats().updates << " window moves");
 }
 
@@ -88,7 +91,16 @@ TEST_CASE("a window of the whole surface never updates") {
     for (double i = 0; i < 999; i += 7.3) b.query(h.u0 + i * h.du, 0.3);
     CAPTURE(residency_name(r));
     CHECK(b.window().stats().updates == 0);
-    CHECK(b.window().stats().records_read == 37 * 37);
+    // window_copy copies the records queries read, once each; the others hold them all from the start.
+    const std::uint64_t read = b.window().stats().records_read;
+    if (r == Residency::window_copy) {
+      CHECK(read > 37);
+      CHECK(read < 37 * 37);
+      sweep_v(b);
+      CHECK(b.window().stats().records_read == read);
+    } else {
+      CHECK(read == 37 * 37);
+    }
   }
 }
 

@@ -41,6 +41,7 @@ StorageWindow::StorageWindow(std::shared_ptr<const Database> db, WindowSize size
     buffer_.reset(static_cast<std::uint8_t*>(std::aligned_alloc(huge, rounded)));
     if (!buffer_) throw std::bad_alloc();
     ::madvise(buffer_.get(), rounded, MADV_HUGEPAGE);
+    held_.assign(slots_.size(), 0);
   }
   if (residency_ == Residency::full_load) place({0, 0});
 }
@@ -102,17 +103,19 @@ void StorageWindow::place(RecordIndex new_origin) {
       const RecordIndex r{new_origin.ti + a, new_origin.tj + b};
       const std::uint64_t number = l.record_number(r);
       const bool kept = had && r.ti - old_origin.ti < size_.u_records && r.tj - old_origin.tj < size_.v_records;
+      const std::size_t k = std::size_t{a} * size_.v_records + b;
       if (direct) {
-        slots_[std::size_t{a} * size_.v_records + b] = db_->record(number);
+        slots_[k] = db_->record(number);
+        stats_.records_read += !kept;
       } else {
         // A record keeps its place in the buffer while it stays in the window (the buffer is a
-        // torus over record indices), so a move copies only the records that enter, by a read
-        // call: the mapping's page tables are not touched (Database::read_record).
-        std::uint8_t* home = buffer_.get() + ((r.ti % size_.u_records) * size_.v_records + r.tj % size_.v_records) * l.record_bytes;
-        if (!kept) db_->read_record(number, home);
-        slots_[std::size_t{a} * size_.v_records + b] = home;
+        // torus over record indices). full_load copies every record now; window_copy copies a
+        // record when a query first needs it (fill), so a move copies only the entering records a
+        // path then reads, by a read call: the mapping's page tables are not touched.
+        const std::size_t place = home(r);
+        if (held_[place] != number && residency_ == Residency::full_load) fill_place(place, number);
+        slots_[k] = held_[place] == number ? buffer_.get() + place * l.record_bytes : nullptr;
       }
-      stats_.records_read += !kept;
     }
   }
   placed_ = true;
@@ -125,6 +128,24 @@ void StorageWindow::place(RecordIndex new_origin) {
     if (leaving_.size() >= slots_.size()) release_leaving();
   }
   stats_.bytes_resident = direct ? slots_.size() * l.record_bytes : buffer_bytes_;
+}
+
+std::size_t StorageWindow::home(RecordIndex r) const {
+  return (r.ti % size_.u_records) * size_.v_records + r.tj % size_.v_records;
+}
+
+void StorageWindow::fill_place(std::size_t place, std::uint64_t number) {
+  held_[place] = 0;  // until the copy is whole: a damaged record leaves the place empty
+  db_->read_record(number, buffer_.get() + place * db_->layout().record_bytes);
+  held_[place] = number;
+  ++stats_.records_read;
+}
+
+const std::uint8_t* StorageWindow::fill(RecordIndex r, std::size_t k) {
+  // Only window_copy has empty slots inside the window: direct mapping and full load fill all.
+  const std::size_t place = home(r);
+  fill_place(place, db_->layout().record_number(r));
+  return slots_[k] = buffer_.get() + place * db_->layout().record_bytes;
 }
 
 void StorageWindow::release_leaving() {

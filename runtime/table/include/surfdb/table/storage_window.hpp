@@ -21,9 +21,10 @@ enum class Residency : std::uint8_t {
 };
 
 // Releasing pages of the mapping (Database::release) and faulting them back in are each a trip
-// through the page tables, which on some virtual machines costs tens of microseconds, far more
-// than the queries between two window moves. So a window releases the pages of the records it no
-// longer needs in batches: the records that left it (direct mapping) and those read outside it
+// through the page tables, which on some virtual machines costs tens to hundreds of microseconds
+// (about 100 on the VM of docs/benchmarks.md's bench_query section), far more than the queries
+// between two window moves. So a window releases the pages of the records it no longer needs in
+// batches: the records that left it (direct mapping) and those read outside it
 // (a cell straddling its edge) wait until they number as many as the window holds, and are then
 // released a run of consecutive records at a time; one that came back meanwhile keeps its pages.
 // The mapping's resident pages on account of one window thus stay below twice the window's

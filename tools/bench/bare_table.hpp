@@ -35,7 +35,19 @@ class BareTable {
     return total;
   }
 
-  /// x + nz at (u,v).
+  /// The same with the sum of all six values, x + y + z + nx + ny + nz: every value is used, so the
+  /// compiler computes all six. sum() returns x + nz only, and the compiler then leaves the other
+  /// four out (GCC 12, -O3: 12 multiplications a lookup instead of 28), so that floor is that of
+  /// two interpolated values, below a point and a normal; bench_query prints both.
+  template <class UVs>
+  double sum_all(const UVs& uv) {
+    double total = 0;
+    for (const auto& q : uv) total += at<true>(q.u, q.v);
+    return total;
+  }
+
+  /// x + nz at (u,v), or with All the sum of the six values.
+  template <bool All = false>
   double at(double u, double v) {
     double a, b;
     const std::uint64_t i = cell(u, h_.u0, inv_du_, h_.layout.u_points, a);
@@ -48,6 +60,7 @@ class BareTable {
     const double w[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b};
     double f[6];
     for (int m = 0; m < 6; ++m) f[m] = w[0] * c_[0][m] + w[1] * c_[1][m] + w[2] * c_[2][m] + w[3] * c_[3][m];
+    if constexpr (All) return ((f[0] + f[1]) + (f[2] + f[3])) + (f[4] + f[5]);
     return f[0] + f[5];
   }
 

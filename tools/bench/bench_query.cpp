@@ -105,20 +105,28 @@ int main(int argc, char** argv) {
   // derivatives and the curvatures). Beside them the floor: a bare bilinear lookup of point and normal
   // in the same table (bare_table.hpp), the most any table lookup reaches on that sequence.
   // And query_d1 over the whole sequence in one batch call, which prefetches ahead.
-  report.line("%-50s %9s %9s %8s %9s %8s %9s %8s %9s %8s", "queries (same face, same sequence)", "OCCT ns",
-              "floor ns", "speedup", "d1 ns", "speedup", "batch ns", "speedup", "full ns", "speedup");
+  // Two floors: `floor` sums x + nz of each lookup, and the compiler then interpolates those two
+  // values alone; `floor6` sums all six, point and normal (bare_table.hpp).
+  report.line("%-50s %9s %9s %8s %9s %9s %8s %9s %8s %9s %8s", "queries (same face, same sequence)", "OCCT ns",
+              "floor ns", "speedup", "floor6 ns", "d1 ns", "speedup", "batch ns", "speedup", "full ns", "speedup");
   BareTable bare(*db);
+  double last_d1_ns = 0;  // the last row's query_d1 and the minor page faults of its fastest pass
+  long last_d1_faults = 0;
   const auto compare = [&](const char* name, const std::vector<UV>& uv, SurfaceBinding& b, WindowPolicy policy) {
     double sink = 0;
     std::vector<double> us(uv.size()), vs(uv.size());
     for (std::size_t k = 0; k < uv.size(); ++k) us[k] = uv[k].u, vs[k] = uv[k].v;
-    const double t_occt = best_seconds([&] { sink += occt_d1_normal(exact, uv); }) / n * 1e9;
-    const double t_bare = best_seconds([&] { sink += bare.sum(uv); }) / n * 1e9;
-    const double t_d1 = best_seconds([&] { sink += surfdb_sum<false>(b, uv, policy); }) / n * 1e9;
-    const double t_batch = best_seconds([&] { sink += surfdb_batch_sum(b, us, vs, policy); }) / n * 1e9;
-    const double t_full = best_seconds([&] { sink += surfdb_sum<true>(b, uv, policy); }) / n * 1e9;
-    report.line("%-50s %9.1f %9.1f %7.1fx %9.1f %7.1fx %9.1f %7.1fx %9.1f %7.1fx", name, t_occt, t_bare,
-                t_occt / t_bare, t_d1, t_occt / t_d1, t_batch, t_occt / t_batch, t_full, t_occt / t_full);
+    const double t_occt = best_cpu_run([&] { sink += occt_d1_normal(exact, uv); }).seconds / n * 1e9;
+    const double t_bare = best_cpu_run([&] { sink += bare.sum(uv); }).seconds / n * 1e9;
+    const double t_bare6 = best_cpu_run([&] { sink += bare.sum_all(uv); }).seconds / n * 1e9;
+    const CpuRun d1 = best_cpu_run([&] { sink += surfdb_sum<false>(b, uv, policy); });
+    const double t_d1 = d1.seconds / n * 1e9;
+    last_d1_ns = t_d1;
+    last_d1_faults = d1.faults;
+    const double t_batch = best_cpu_run([&] { sink += surfdb_batch_sum(b, us, vs, policy); }).seconds / n * 1e9;
+    const double t_full = best_cpu_run([&] { sink += surfdb_sum<true>(b, uv, policy); }).seconds / n * 1e9;
+    report.line("%-50s %9.1f %9.1f %7.1fx %9.1f %9.1f %7.1fx %9.1f %7.1fx %9.1f %7.1fx", name, t_occt, t_bare,
+                t_occt / t_bare, t_bare6, t_d1, t_occt / t_d1, t_batch, t_occt / t_batch, t_full, t_occt / t_full);
     return sink;
   };
   SurfaceBinding whole(db, {37, 37}, Residency::direct_mapping);
@@ -128,20 +136,42 @@ int main(int argc, char** argv) {
   small.query(window[0].u, window[0].v, WindowPolicy::hold);
   compare("random (u,v) inside a 5 x 5-record window", window, small, WindowPolicy::hold);
   compare("smooth path, 0.1 cell per query, whole table mapped", path, whole, WindowPolicy::follow);
+  const double whole_d1_ns = last_d1_ns;
+  const long whole_d1_faults = last_d1_faults;
   SurfaceBinding tracking(db, {5, 5}, Residency::direct_mapping);
-  compare("smooth path, the same, 5 x 5-record window", path, tracking, WindowPolicy::follow);
+  compare("smooth path, the same, 5 x 5-record window mapped", path, tracking, WindowPolicy::follow);
   const auto passes = 3 * 3;  // best of three, for query_d1, its batch and query
-  report.line("  (5 x 5 window on the smooth path: %llu window updates per pass of %zu queries)",
-              static_cast<unsigned long long>(tracking.window().stats().updates / passes), n);
+  const double updates = static_cast<double>(tracking.window().stats().updates / passes);
+  report.line("  (5 x 5 window on the smooth path, query_d1: %.0f window updates and %ld minor page faults per pass of %zu"
+              " queries, against %ld on the whole table; %.1f us per update over the whole table's time; %.2fx it)",
+              updates, last_d1_faults, n, whole_d1_faults, (last_d1_ns - whole_d1_ns) * 1e-3 * n / updates,
+              last_d1_ns / whole_d1_ns);
+  // The same window copying its records (window_copy): a move changes no page-table entry.
+  SurfaceBinding tracking_copy(db, {5, 5}, Residency::window_copy);
+  compare("smooth path, the same, 5 x 5-record window copied", path, tracking_copy, WindowPolicy::follow);
+  const double copy_updates = static_cast<double>(tracking_copy.window().stats().updates / passes);
+  report.line("  (5 x 5 window copied, query_d1: %.0f window updates and %ld minor page faults per pass, %.1f us per"
+              " update over the whole table's time; %.2fx it; %.2f records copied per update)",
+              copy_updates, last_d1_faults, (last_d1_ns - whole_d1_ns) * 1e-3 * n / copy_updates,
+              last_d1_ns / whole_d1_ns,
+              static_cast<double>(tracking_copy.window().stats().records_read) /
+                  static_cast<double>(tracking_copy.window().stats().updates));
 
   // Queries per second per residency mode, smooth path.
-  report.line("%-44s %12s %12s", "residency mode, smooth path", "Mquery/s", "resident MB");
+  // Beside each: window updates and minor page faults per pass (fastest of three), and the cost of
+  // an update, the time over full load's (which never updates) per update.
+  report.line("%-44s %12s %12s %10s %10s %12s", "residency mode, smooth path, query", "Mquery/s", "resident MB",
+              "updates", "faults", "us/update");
+  double full_seconds = 0;
   for (Residency r : {Residency::full_load, Residency::window_copy, Residency::direct_mapping}) {
     SurfaceBinding b(db, {5, 5}, r);
     double sink = 0;
-    const double t = best_seconds([&] { sink += surfdb_sum<true>(b, path, WindowPolicy::follow); });
-    report.line("%-44s %12.1f %12.2f", residency_name(r), n / t / 1e6,
-                b.window().stats().bytes_resident / 1e6);
+    const CpuRun run = best_cpu_run([&] { sink += surfdb_sum<true>(b, path, WindowPolicy::follow); });
+    if (r == Residency::full_load) full_seconds = run.seconds;
+    const double moves = static_cast<double>(b.window().stats().updates) / 3;
+    report.line("%-44s %12.1f %12.2f %10.0f %10ld %12.1f", residency_name(r), n / run.seconds / 1e6,
+                b.window().stats().bytes_resident / 1e6, moves, run.faults,
+                moves > 0 ? (run.seconds - full_seconds) / moves * 1e6 : 0.0);
   }
 
   // Projections: points off the surface, warm starts a few cells from the answer.
@@ -161,25 +191,25 @@ int main(int argc, char** argv) {
   report.line("%-44s %12s %12s %8s %9s %8s", "projections", "OCCT ns", "surfdb ns", "speedup", "floor ns", "speedup");
   {
     double sink = 0;
-    const double t_occt = best_seconds([&] {
+    const double t_occt = best_cpu_run([&] {
       for (std::size_t k = 0; k < m; ++k) {
         Extrema_GenLocateExtPS ext(exact, 1e-9, 1e-9);
         ext.Perform(gp_Pnt(points[k].x(), points[k].y(), points[k].z()), guess[k].u, guess[k].v);
         sink += ext.IsDone() ? ext.SquareDistance() : 0;
       }
-    }) / m * 1e9;
+    }).seconds / m * 1e9;
     SurfaceBinding b(db, {37, 37});  // points all over the face: a window of the whole table
-    const double t_ours = best_seconds([&] {
+    const double t_ours = best_cpu_run([&] {
       for (std::size_t k = 0; k < m; ++k) sink += project_local(b, points[k], guess[k].u, guess[k].v).distance;
-    }) / m * 1e9;
+    }).seconds / m * 1e9;
     // The floor of any table-based local projection: it reads the guess's cell, and only then can
     // it find (and read) the answer's.
-    const double t_bare = best_seconds([&] {
+    const double t_bare = best_cpu_run([&] {
       for (std::size_t k = 0; k < m; ++k) {
         const double first = bare.at(guess[k].u, guess[k].v);
         sink += bare.at(answer[k].u + 0 * first, answer[k].v);
       }
-    }) / m * 1e9;
+    }).seconds / m * 1e9;
     report.line("%-44s %12.1f %12.1f %7.1fx %9.1f %7.1fx", "warm (Extrema_GenLocateExtPS vs Newton)", t_occt, t_ours,
                 t_occt / t_ours, t_bare, t_occt / t_bare);
     std::size_t converged = 0, iterations = 0, worst = 0;
@@ -189,27 +219,27 @@ int main(int argc, char** argv) {
       iterations += static_cast<std::size_t>(p.iterations);
       worst = std::max(worst, static_cast<std::size_t>(p.iterations));
     }
-    report.line("  (warm: %.1f%% converged, %.2f iterations on average, %zu at most)",
-                100.0 * converged / m, double(iterations) / m, worst);
+    report.line("  (warm: %.1f%% converged, %.2f iterations on average, %zu at most; a query each and one at the guess,"
+                " against the floor's two lookups)", 100.0 * converged / m, double(iterations) / m, worst);
   }
   {
     double sink = 0;
     Extrema_ExtPS ext;
     ext.Initialize(exact, 0, 1, 0, 1, 1e-9, 1e-9);
     constexpr std::size_t cold = 300;
-    const double t_occt = best_seconds([&] {
+    const double t_occt = best_cpu_run([&] {
       for (std::size_t k = 0; k < cold; ++k) {
         ext.Perform(gp_Pnt(points[k].x(), points[k].y(), points[k].z()));
         sink += ext.IsDone() && ext.NbExt() > 0 ? ext.SquareDistance(1) : 0;
       }
-    }) / cold * 1e9;
+    }).seconds / cold * 1e9;
     const auto t_build0 = std::chrono::steady_clock::now();
     const auto tree = NodeTree::build(*db);
     const double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_build0).count();
     SurfaceBinding b(db, {37, 37});
-    const double t_ours = best_seconds([&] {
+    const double t_ours = best_cpu_run([&] {
       for (std::size_t k = 0; k < m; ++k) sink += project_global(b, *tree, points[k]).distance;
-    }) / m * 1e9;
+    }).seconds / m * 1e9;
     report.line("%-44s %12.1f %12.1f %7.1fx", "cold (Extrema_ExtPS::Perform vs node tree + Newton)", t_occt, t_ours, t_occt / t_ours);
     report.line("  (node tree of record spheres, every 4th node along u and v, built once in %.2f s)", build);
   }

@@ -1,7 +1,8 @@
 // One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
 // `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
 // the number of queries is the cost of a query without the one-time work (opening, verifying).
-// Usage: profile_query FILE.sdb cell|path|random d1|full|floor|cold PASSES
+// Usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|cold PASSES
+//   (floor: bare_table.hpp's x + nz, two values interpolated; floor6: all six, point and normal)
 //   cell: ten points in one cell, over and over; path: bench_query's smooth path, a tenth of a
 //   cell per query; random: uniform over the face. One binding over the whole table, mapped.
 #include <cmath>
@@ -18,8 +19,8 @@
 
 int main(int argc, char** argv) {
   const std::string sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";
-  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor" && kind != "cold")) {
-    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor|cold PASSES\n");
+  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor" && kind != "floor6" && kind != "cold")) {
+    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|cold PASSES\n");
     return 2;
   }
   try {
@@ -59,8 +60,8 @@ int main(int argc, char** argv) {
       }
     }
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
-      if (kind == "floor") {
-        sink += bare.sum(bare_uv);
+      if (kind == "floor" || kind == "floor6") {
+        sink += kind == "floor" ? bare.sum(bare_uv) : bare.sum_all(bare_uv);
         continue;
       }
       if (tree) {

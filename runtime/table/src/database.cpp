@@ -43,10 +43,11 @@ struct Database::Impl {
     return record_intact(bytes, header, number) && record_values_usable(bytes, header, number);
   }
 
-  std::uint8_t state(std::uint64_t number) const {
+  std::uint8_t state(std::uint64_t number, bool* checked_now = nullptr) const {
     std::atomic<std::uint8_t>& s = states[number - 1];
     std::uint8_t v = s.load(std::memory_order_acquire);
     if (v == unchecked) {
+      if (checked_now) *checked_now = true;
       v = check(number) ? intact : damaged;  // two threads may both check: same answer
       s.store(v, std::memory_order_release);
     }
@@ -106,6 +107,14 @@ const std::uint8_t* Database::record(std::uint64_t number) const {
     throw FormatError(impl_->path.string() + ": data record " + std::to_string(number) +
                       " is damaged (checksum mismatch, non-finite values or malformed flags)");
   return impl_->bytes.data() + impl_->header.layout.record_offset(number);
+}
+
+void Database::read_record(std::uint64_t number, std::uint8_t* out) const {
+  bool checked_now = false;
+  if (impl_->state(number, &checked_now) != intact) record(number);  // throws the same error
+  if (checked_now) release(number);  // the check's pages: the copy is what stays resident
+  const RecordLayout& l = impl_->header.layout;
+  copy(l.record_offset(number), {out, l.record_bytes});
 }
 
 std::uint64_t Database::first_damaged_record() const {

@@ -41,13 +41,16 @@ StorageWindow::StorageWindow(std::shared_ptr<const Database> db, WindowSize size
     buffer_.reset(static_cast<std::uint8_t*>(std::aligned_alloc(huge, rounded)));
     if (!buffer_) throw std::bad_alloc();
     ::madvise(buffer_.get(), rounded, MADV_HUGEPAGE);
+    held_.assign(slots_.size(), 0);
   }
   if (residency_ == Residency::full_load) place({0, 0});
 }
 
 void StorageWindow::FreeBuffer::operator()(std::uint8_t* p) const { std::free(p); }
 
-StorageWindow::~StorageWindow() = default;
+StorageWindow::~StorageWindow() {
+  if (db_ && !leaving_.empty()) release_leaving();
+}
 StorageWindow::StorageWindow(StorageWindow&&) noexcept = default;
 StorageWindow& StorageWindow::operator=(StorageWindow&&) noexcept = default;
 
@@ -83,8 +86,9 @@ const std::uint8_t* StorageWindow::outside_record(RecordIndex r) {
 }
 
 void StorageWindow::release_pending() {
-  for (std::uint32_t k = 0; k < outside_count_; ++k) db_->release(outside_[k]);
+  leaving_.insert(leaving_.end(), outside_.begin(), outside_.begin() + outside_count_);
   outside_count_ = 0;
+  if (leaving_.size() >= slots_.size()) release_leaving();
 }
 
 void StorageWindow::place(RecordIndex new_origin) {
@@ -99,38 +103,78 @@ void StorageWindow::place(RecordIndex new_origin) {
       const RecordIndex r{new_origin.ti + a, new_origin.tj + b};
       const std::uint64_t number = l.record_number(r);
       const bool kept = had && r.ti - old_origin.ti < size_.u_records && r.tj - old_origin.tj < size_.v_records;
-      const std::uint8_t* source = db_->record(number);
+      const std::size_t k = std::size_t{a} * size_.v_records + b;
       if (direct) {
-        slots_[std::size_t{a} * size_.v_records + b] = source;
+        slots_[k] = db_->record(number);
+        stats_.records_read += !kept;
       } else {
         // A record keeps its place in the buffer while it stays in the window (the buffer is a
-        // torus over record indices), so a move copies only the records that enter.
-        std::uint8_t* home = buffer_.get() + ((r.ti % size_.u_records) * size_.v_records + r.tj % size_.v_records) * l.record_bytes;
-        if (!kept) {
-          std::memcpy(home, source, l.record_bytes);
-          db_->release(number);  // the copy is what stays resident, not the mapped pages
-        }
-        slots_[std::size_t{a} * size_.v_records + b] = home;
+        // torus over record indices). full_load copies every record now; window_copy copies a
+        // record when a query first needs it (fill), so a move copies only the entering records a
+        // path then reads, by a read call: the mapping's page tables are not touched.
+        const std::size_t place = home(r);
+        if (held_[place] != number && residency_ == Residency::full_load) fill_place(place, number);
+        slots_[k] = held_[place] == number ? buffer_.get() + place * l.record_bytes : nullptr;
       }
-      stats_.records_read += !kept;
     }
   }
   placed_ = true;
-  if (direct && had) {  // pages of records that left the window go, a run of a record row at a time
-    for (std::uint32_t a = 0; a < size_.u_records; ++a) {
-      std::uint32_t run = 0;  // records leaving, consecutive in the row and in the file
-      for (std::uint32_t b = 0; b <= size_.v_records; ++b) {
+  if (direct && had) {  // the records that left: their pages go with the next batch of releases
+    for (std::uint32_t a = 0; a < size_.u_records; ++a)
+      for (std::uint32_t b = 0; b < size_.v_records; ++b) {
         const RecordIndex r{old_origin.ti + a, old_origin.tj + b};
-        if (b < size_.v_records && !contains(r)) {
-          ++run;
-        } else if (run > 0) {
-          db_->release(l.record_number({r.ti, r.tj - run}), run);
-          run = 0;
-        }
+        if (!contains(r)) leaving_.push_back(l.record_number(r));
       }
-    }
+    if (leaving_.size() >= slots_.size()) release_leaving();
   }
   stats_.bytes_resident = direct ? slots_.size() * l.record_bytes : buffer_bytes_;
+}
+
+std::size_t StorageWindow::home(RecordIndex r) const {
+  return (r.ti % size_.u_records) * size_.v_records + r.tj % size_.v_records;
+}
+
+void StorageWindow::fill_place(std::size_t place, std::uint64_t number) {
+  held_[place] = 0;  // until the copy is whole: a damaged record leaves the place empty
+  db_->read_record(number, buffer_.get() + place * db_->layout().record_bytes);
+  held_[place] = number;
+  ++stats_.records_read;
+}
+
+const std::uint8_t* StorageWindow::fill(RecordIndex r, std::size_t k) {
+  // Only window_copy has empty slots inside the window: direct mapping and full load fill all.
+  const std::size_t place = home(r);
+  fill_place(place, db_->layout().record_number(r));
+  return slots_[k] = buffer_.get() + place * db_->layout().record_bytes;
+}
+
+void StorageWindow::release_leaving() {
+  // Records back in the window since they left keep their pages (the hysteresis of the batch);
+  // the others are released a run of consecutive record numbers at a time.
+  const RecordLayout& l = db_->layout();
+  std::sort(leaving_.begin(), leaving_.end());
+  leaving_.erase(std::unique(leaving_.begin(), leaving_.end()), leaving_.end());
+  std::uint64_t first = 0, count = 0;  // the run being gathered
+  const auto flush = [&] {
+    if (count != 0) {
+      db_->release(first, count);
+      ++stats_.releases;
+    }
+    count = 0;
+  };
+  for (const std::uint64_t number : leaving_) {
+    const std::uint64_t index = number - 1;
+    if (contains({index / l.v_records, index % l.v_records})) continue;
+    if (count != 0 && number == first + count) {
+      ++count;
+    } else {
+      flush();
+      first = number;
+      count = 1;
+    }
+  }
+  flush();
+  leaving_.clear();
 }
 
 }  // namespace surfdb

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "interp_bilinear_inline.hpp"
 #include "surfdb/formats/columns.hpp"
 #include "surfdb/formats/scalar.hpp"
 #include "surfdb/table/interp_bilinear.hpp"
@@ -219,7 +220,11 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell(u, v, policy);
   out.u = hit.u;
   out.v = hit.v;
-  interpolate_bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
+  // The bilinear mode inline (the same operations as interpolate_bilinear's, interp_bilinear_inline.hpp).
+  if (interpolation_ == Interpolation::bilinear) [[likely]]
+    interp_detail::bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, out);
+  else
+    interpolate_bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
   out.status = hit.status;
   last_u_ = u;
   last_v_ = v;
@@ -233,7 +238,10 @@ SurfaceD1 SurfaceBinding::query_d1(double u, double v, WindowPolicy policy) {
   SurfaceD1 out;
   out.u = hit.u;
   out.v = hit.v;
-  interpolate_bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
+  if (interpolation_ == Interpolation::bilinear) [[likely]]
+    interp_detail::bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, out);
+  else
+    interpolate_bilinear(cell_, hit.a, hit.b, u_axis_.inv_step, v_axis_.inv_step, interpolation_, out);
   out.status = hit.status;
   return out;
 }

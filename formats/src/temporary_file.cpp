@@ -21,7 +21,9 @@ namespace {
 
 // The registry of live temporaries: fixed storage, so the signal handler reads it without
 // allocating. A slot is free (0), being filled (1) or live (2); only live slots are unlinked.
-constexpr int kSlots = 16;
+// Enough for a sweep's threads on a large node, each holding a case's outputs open at once (the
+// array lies in zero pages that only used slots make resident).
+constexpr int kSlots = 256;
 struct Slot {
   std::atomic<int> state{0};
   bool directory = false;

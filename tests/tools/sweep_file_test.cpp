@@ -153,6 +153,28 @@ seed = 4
   CHECK(strata.size() == 10);
 }
 
+TEST_CASE("zipped Latin hypercubes without seeds are drawn independently, not along the diagonal") {
+  test::TempDir dir;
+  const SweepPlan plan = plan_of(dir, R"(
+combine = "zip"
+[[parameter]]
+path = "contact.ball-cup.restitution"
+range = [0.0, 1.0]
+count = 20
+sample = "latin_hypercube"
+[[parameter]]
+path = "contact.ball-cup.stiffness"
+range = [0.0, 1.0]
+count = 20
+sample = "latin_hypercube"
+)");
+  REQUIRE(plan.cases.size() == 20);
+  int same_stratum = 0;  // a shared permutation would put every case in the same stratum of both
+  for (const SweepCase& c : plan.cases)
+    same_stratum += std::floor(std::stod(c.values[0]) * 20) == std::floor(std::stod(c.values[1]) * 20);
+  CHECK(same_stratum < 20);
+}
+
 TEST_CASE("a case's key changes with the base scenario and the end time") {
   test::TempDir dir;
   const std::string parameter = "[[parameter]]\npath = \"contact.ball-cup.restitution\"\nvalues = [0.5]\n";

@@ -73,11 +73,16 @@ void emit_slurm(const SweepArgs& a) {
   spdlog::info("wrote {}: submit it with sbatch", (out / "sweep.sbatch").string());
 }
 
-// The cases not finished before (rank 0 reads the case directories).
-std::vector<std::size_t> pending_cases(const SweepPlan& plan, const std::filesystem::path& outdir) {
+// The cases not finished before (rank 0 reads the case directories); with time series asked for,
+// also the finished cases that ran without one.
+std::vector<std::size_t> pending_cases(const SweepPlan& plan, const std::filesystem::path& outdir, bool time_series) {
   std::vector<std::size_t> pending;
-  for (std::size_t k = 0; k < plan.cases.size(); ++k)
-    if (!finished_case(outdir, plan.cases[k])) pending.push_back(k);
+  for (std::size_t k = 0; k < plan.cases.size(); ++k) {
+    const std::optional<nlohmann::json> done = finished_case(outdir, plan.cases[k]);
+    const bool series_missing = time_series && done && (*done)["status"] == "ok" &&
+                                !std::filesystem::exists(case_directory(outdir, plan.cases[k]) / "time_series.csv");
+    if (!done || series_missing) pending.push_back(k);
+  }
   return pending;
 }
 
@@ -91,13 +96,12 @@ void await_cases(const SweepPlan& plan, const std::filesystem::path& outdir, std
   }
 }
 
-void run_sweep(const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
+void sweep_on_ranks(const MpiSession& mpi, const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
   const std::filesystem::path out = a.output;
-  MpiSession mpi;
   if (mpi.rank() != 0) spdlog::set_level(spdlog::level::warn);
   if (mpi.rank() == 0) make_directory(out);
   mpi.barrier();
-  const std::vector<std::size_t> pending = mpi.rank() == 0 ? pending_cases(plan, out) : std::vector<std::size_t>{};
+  const std::vector<std::size_t> pending = mpi.rank() == 0 ? pending_cases(plan, out, a.time_series) : std::vector<std::size_t>{};
   const unsigned threads = mpi.size() > 1 ? 1 : (a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency()));
   if (mpi.size() > 1 && jobs_given && mpi.rank() == 0)
     spdlog::warn("-j applies without MPI: under mpirun each rank runs one case at a time");
@@ -117,6 +121,16 @@ void run_sweep(const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
     spdlog::warn("{} of {} failed: their messages are in {}", count_of(failed, "case"), plan.cases.size(),
                  (out / "results.csv").string());
   spdlog::info("wrote {}", (out / "results.csv").string());
+}
+
+void run_sweep(const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
+  MpiSession mpi;
+  try {
+    sweep_on_ranks(mpi, a, plan, jobs_given);
+  } catch (const std::exception& e) {
+    mpi.report(e);
+    throw;
+  }
 }
 
 void run(const SweepArgs& a, bool jobs_given) {

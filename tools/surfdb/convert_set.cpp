@@ -133,8 +133,13 @@ void convert_set_on_ranks(const MpiSession& mpi, const CadModel& model, const Su
   const std::vector<PlannedFace> plan = plan_surface_set(model, options);
   TemporaryDirectory dir;
   if (mpi.rank() == 0) {
-    check_set_size(plan, options, destination, max_bytes, max_size_text);
-    dir = create_temporary_directory_beside(destination);
+    try {
+      check_set_size(plan, options, destination, max_bytes, max_size_text);
+      dir = create_temporary_directory_beside(destination);
+    } catch (const std::exception& e) {
+      mpi.report(e);
+      throw;
+    }
   }
   const std::filesystem::path shared = mpi.broadcast(dir.path.string());  // every rank writes its tables there
   std::vector<std::size_t> faces(plan.size());
@@ -152,8 +157,9 @@ void convert_set_on_ranks(const MpiSession& mpi, const CadModel& model, const Su
     if (mpi.rank() != 0) return;
     bar.finish();
     log_written(finish_from_tables(model, plan, options, dir, destination), model, destination);
-  } catch (...) {
+  } catch (const std::exception& e) {
     if (mpi.rank() == 0) remove_temporary_directory(dir);
+    mpi.report(e);
     throw;
   }
 }

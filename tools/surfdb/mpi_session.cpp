@@ -1,5 +1,7 @@
 #include "mpi_session.hpp"
 
+#include <cstdio>
+
 #include <mpi.h>
 #include <unistd.h>
 
@@ -122,6 +124,12 @@ MpiSession::~MpiSession() {
   MPI_Finalize();
 }
 
+void MpiSession::report(const std::exception& error) const {
+  if (size_ < 2) return;
+  std::fprintf(stderr, "surfdb: error: %s\n", error.what());
+  std::fflush(stderr);
+}
+
 void MpiSession::barrier() const {
   if (started_) MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -140,9 +148,10 @@ void deal_work(const MpiSession& session, const std::vector<std::size_t>& items,
                const std::function<void(std::size_t)>& work, const std::function<void(std::size_t)>& done) {
   if (session.rank() != 0) return worker_rank(work);
   Dealer dealer(items);
-  std::atomic<unsigned> running{std::max(threads, 1u)};
+  const unsigned thread_count = std::max(threads, 1u);
+  std::atomic<unsigned> running{thread_count};  // threads not yet out of work
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < running.load(); ++t)
+  for (unsigned t = 0; t < thread_count; ++t)
     pool.emplace_back([&] {
       for (long long item; (item = dealer.take()) >= 0;) {
         try {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <string>
 #include <thread>
@@ -34,6 +35,10 @@ class MpiSession {
   void barrier() const;
   /// Rank 0's `text`, on every rank.
   std::string broadcast(const std::string& text) const;
+
+  /// Prints `error` as main() would, when this session has several ranks: the destructor's
+  /// MPI_Abort then ends every rank before main() could. Call from a catch block that rethrows.
+  void report(const std::exception& error) const;
 
   /// This process's rank as its launcher's environment gives it (0 without a launcher), known
   /// before MPI starts: other ranks keep quiet about errors every rank finds alike.

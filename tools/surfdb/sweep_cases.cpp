@@ -59,11 +59,11 @@ std::optional<nlohmann::json> finished_case(const std::filesystem::path& outdir,
 void run_case(const SweepPlan& plan, std::size_t k, const std::filesystem::path& outdir, bool time_series) {
   const SweepCase& c = plan.cases[k];
   const std::filesystem::path dir = case_directory(outdir, c);
-  std::filesystem::create_directories(dir);
   nlohmann::ordered_json record = case_record(plan, c);
   const double cpu0 = thread_cpu_seconds();
   std::error_code ec;
   try {
+    std::filesystem::create_directories(dir);
     ScenarioJob job;
     job.scenario = plan.scenario;
     job.overrides = c.overrides;

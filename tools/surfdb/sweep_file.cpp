@@ -97,7 +97,11 @@ std::vector<ParameterValue> range_values(const SweepReader& r, const toml::table
   std::vector<double> x;
   if (const toml::node* sample = p.get("sample")) {
     const std::string kind_name = sample->value<std::string>().value_or("");
-    const std::uint64_t seed = p.get("seed") ? r.whole(*p.get("seed"), where + "seed ", 0) : 0;
+    // Without a seed, one from the path: sampled parameters zipped together are then drawn
+    // independently (one seed for all would put a Latin hypercube's cases on its diagonal).
+    const std::string path = p["path"].value<std::string>().value_or("");
+    const std::uint64_t seed = p.get("seed") ? r.whole(*p.get("seed"), where + "seed ", 0)
+                                             : checksum({reinterpret_cast<const std::uint8_t*>(path.data()), path.size()});
     if (!(lo < hi)) r.fail(range, where + "an empty range: a sampled range [a, b] needs a < b");
     if (kind_name == "latin_hypercube") x = latin_hypercube(lo, hi, count, seed);
     else if (kind_name == "uniform") x = uniform_samples(lo, hi, count, seed);

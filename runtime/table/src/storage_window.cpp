@@ -142,7 +142,9 @@ void StorageWindow::fill_place(std::size_t place, std::uint64_t number) {
 }
 
 const std::uint8_t* StorageWindow::fill(RecordIndex r, std::size_t k) {
-  // Only window_copy has empty slots inside the window: direct mapping and full load fill all.
+  // Only a placed window_copy has empty slots inside the window: direct mapping and full load
+  // fill all when placed, and an unplaced window (or one whose placement failed) holds nothing.
+  if (residency_ != Residency::window_copy || !placed_) return outside_record(r);
   const std::size_t place = home(r);
   fill_place(place, db_->layout().record_number(r));
   return slots_[k] = buffer_.get() + place * db_->layout().record_bytes;
@@ -164,7 +166,8 @@ void StorageWindow::release_leaving() {
   };
   for (const std::uint64_t number : leaving_) {
     const std::uint64_t index = number - 1;
-    if (contains({index / l.v_records, index % l.v_records})) continue;
+    // A direct window reads its records through these pages; a copied window never does.
+    if (residency_ == Residency::direct_mapping && contains({index / l.v_records, index % l.v_records})) continue;
     if (count != 0 && number == first + count) {
       ++count;
     } else {

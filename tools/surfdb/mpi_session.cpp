@@ -164,10 +164,16 @@ void deal_work(const MpiSession& session, const std::vector<std::size_t>& items,
       --running;
     });
   int ranks_working = session.size() - 1;
-  while (ranks_working > 0 || running.load() > 0) {
-    const bool answered = ranks_working > 0 && answer_request(dealer, ranks_working, done);
-    for (const std::size_t item : dealer.drain()) done(item);
-    if (!answered) std::this_thread::sleep_for(kPollInterval);
+  try {
+    while (ranks_working > 0 || running.load() > 0) {
+      const bool answered = ranks_working > 0 && answer_request(dealer, ranks_working, done);
+      for (const std::size_t item : dealer.drain()) done(item);
+      if (!answered) std::this_thread::sleep_for(kPollInterval);
+    }
+  } catch (...) {  // the dealer stops dealing, the threads finish their cases: then the error goes on
+    dealer.failed(std::current_exception());
+    for (std::thread& t : pool) t.join();
+    throw;
   }
   for (std::thread& t : pool) t.join();
   for (const std::size_t item : dealer.drain()) done(item);

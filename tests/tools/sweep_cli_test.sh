@@ -136,10 +136,10 @@ grep -q "warning: 1 case of 2 failed" "$dir/bad.err" && ok || bad "no warning: $
 # Bad input: one line naming the path, before any case runs (no output directory made).
 sweep_with() { printf 'scenario = "hertz.toml"\n[[parameter]]\n%s\n' "$1" >"$dir/in.toml"; }
 sweep_with $'path = "contact.ball-cup.restitution"\nvalues = [0.5]'
-expect_error "a path not in the scenario" "in.toml:3: parameter 'contact.ball-cup.restitution': $dir/hertz.toml has no key 'restitution' in [[contact]] 'ball-cup'" \
+expect_error "a path not in the scenario" "in.toml:3: parameter 'contact.ball-cup.restitution': $dir/hertz.toml leaves this key out (a swept key must be in the base scenario" \
   "$surfdb" sweep "$dir/in.toml" -o "$dir/none"
 sweep_with $'path = "body.marble.mass"\nvalues = [0.01]'
-expect_error "an entry not in the scenario" "parameter 'body.marble.mass': $dir/hertz.toml has no [[body]] named 'marble'" \
+expect_error "an entry not in the scenario" "parameter 'body.marble.mass': $dir/hertz.toml: no [[body]] named 'marble'" \
   "$surfdb" sweep "$dir/in.toml" -o "$dir/none"
 sweep_with $'path = "contact.ball-cup.stiffness"\nvalues = [1e9, "stiff"]'
 expect_error "a value of the wrong type" "parameter 'contact.ball-cup.stiffness': value 2 must be a number" \

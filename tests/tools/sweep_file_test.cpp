@@ -192,10 +192,14 @@ TEST_CASE("bad input is refused naming the path, before any case runs") {
     CHECK_MESSAGE(e.find(message) != std::string::npos, e);
   };
   refused("[[parameter]]\npath = \"contact.ball-cup.stifness\"\nvalues = [1e9]\n",
-          "parameter 'contact.ball-cup.stifness': " + (dir / "base.toml").string() + " has no key 'stifness'");
+          "parameter 'contact.ball-cup.stifness': " + (dir / "base.toml").string() + ": no key 'stifness' in [[contact]] (name, ");
   refused("[[parameter]]\npath = \"contact.ball-pan.stiffness\"\nvalues = [1e9]\n",
-          "parameter 'contact.ball-pan.stiffness': " + (dir / "base.toml").string() + " has no [[contact]] named 'ball-pan'");
-  refused("[[parameter]]\npath = \"spring.s.stiffness\"\nvalues = [1e9]\n", "has no [[spring]]");
+          "parameter 'contact.ball-pan.stiffness': " + (dir / "base.toml").string() + ": no [[contact]] named 'ball-pan'");
+  refused("[[parameter]]\npath = \"spring.s.stiffness\"\nvalues = [1e9]\n", "base.toml: no [[spring]] named 's'");
+  refused("[[parameter]]\npath = \"contact.ball-cup.friction\"\nvalues = [0.1]\n",
+          "parameter 'contact.ball-cup.friction': " + (dir / "base.toml").string() + " leaves this key out");
+  refused("[[parameter]]\npath = 'contact.\"ball-cup.stiffness'\nvalues = [1e9]\n", "a quote in the path is not closed");
+  refused("[[parameter]]\npath = \"contact..stiffness\"\nvalues = [1e9]\n", "an empty name in the path");
   refused("[[parameter]]\npath = \"contact.ball-cup.restitution\"\nvalues = [0.5, \"high\"]\n",
           "parameter 'contact.ball-cup.restitution': value 2 must be a number");
   refused("[[parameter]]\npath = \"body.ball.position\"\nvalues = [[0.0, 0.1]]\n",

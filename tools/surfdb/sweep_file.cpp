@@ -10,7 +10,7 @@
 
 #include "number_format.hpp"
 #include "surfdb/formats/checksum.hpp"
-#include "sweep_paths.hpp"
+#include "surfdb/scenario/scenario.hpp"
 #include "sweep_sampling.hpp"
 
 namespace surfdb::cli {
@@ -61,6 +61,33 @@ std::optional<ParameterValue> value_of(const toml::node& n) {
   return ParameterValue{v};
 }
 
+// "a number", "a vector of 3 numbers".
+std::string kind_name(const ScenarioValueKind& k) {
+  switch (k.type) {
+    case ScenarioValueKind::number: return "a number";
+    case ScenarioValueKind::boolean: return "a boolean";
+    case ScenarioValueKind::string: return "a string";
+    case ScenarioValueKind::vector: return "a vector of " + std::to_string(k.size) + " numbers";
+    case ScenarioValueKind::other: break;
+  }
+  return "neither a number, a boolean, a string nor a vector of numbers";
+}
+
+// Whether `v` is of kind `k` (a whole or fractional number counts as a number).
+bool fits(const ParameterValue& v, const ScenarioValueKind& k) {
+  switch (k.type) {
+    case ScenarioValueKind::number: return std::holds_alternative<double>(v);
+    case ScenarioValueKind::boolean: return std::holds_alternative<bool>(v);
+    case ScenarioValueKind::string: return std::holds_alternative<std::string>(v);
+    case ScenarioValueKind::vector: {
+      const auto* x = std::get_if<std::vector<double>>(&v);
+      return x && x->size() == k.size;
+    }
+    case ScenarioValueKind::other: break;
+  }
+  return false;
+}
+
 bool finite(const ParameterValue& v) {
   if (const double* x = std::get_if<double>(&v)) return std::isfinite(*x);
   if (const auto* x = std::get_if<std::vector<double>>(&v))
@@ -69,15 +96,15 @@ bool finite(const ParameterValue& v) {
 }
 
 std::vector<ParameterValue> listed_values(const SweepReader& r, const toml::node& n, const std::string& where,
-                                          const ValueKind& kind) {
+                                          const ScenarioValueKind& kind) {
   const toml::array* a = n.as_array();
   if (!a || a->empty()) r.fail(n, where + "values must be a non-empty list");
   std::vector<ParameterValue> out;
   for (const toml::node& e : *a) {
     const std::optional<ParameterValue> v = value_of(e);
     if (!v || !fits(*v, kind) || !finite(*v))
-      r.fail(e, where + "value " + std::to_string(out.size() + 1) + " must be " + kind.name() +
-                    (kind.type == ValueKind::number || kind.type == ValueKind::vector ? " (finite)" : "") +
+      r.fail(e, where + "value " + std::to_string(out.size() + 1) + " must be " + kind_name(kind) +
+                    (kind.type == ScenarioValueKind::number || kind.type == ScenarioValueKind::vector ? " (finite)" : "") +
                     ", as in the base scenario");
     out.push_back(*v);
   }
@@ -86,9 +113,9 @@ std::vector<ParameterValue> listed_values(const SweepReader& r, const toml::node
 
 // range = [a, b] with count: evenly spaced, or sampled (sample, seed).
 std::vector<ParameterValue> range_values(const SweepReader& r, const toml::table& p, const std::string& where,
-                                         const ValueKind& kind) {
+                                         const ScenarioValueKind& kind) {
   const toml::node& range = *p.get("range");
-  if (kind.type != ValueKind::number) r.fail(range, where + "a range applies to a number; give " + kind.name() + " as values");
+  if (kind.type != ScenarioValueKind::number) r.fail(range, where + "a range applies to a number; give " + kind_name(kind) + " as values");
   const toml::array* a = range.as_array();
   if (!a || a->size() != 2) r.fail(range, where + "range must be [a, b]");
   const double lo = r.finite((*a)[0], where + "range: "), hi = r.finite((*a)[1], where + "range: ");
@@ -114,24 +141,28 @@ std::vector<ParameterValue> range_values(const SweepReader& r, const toml::table
   return {x.begin(), x.end()};
 }
 
-SweepParameter read_parameter(const SweepReader& r, const toml::table& p, const toml::table& base,
-                              const std::string& scenario_name) {
+SweepParameter read_parameter(const SweepReader& r, const toml::table& p, const std::filesystem::path& scenario) {
   r.only(p, kParameterKeys, "[[parameter]]: ");
   const auto path = p["path"].value<std::string>();
   if (!path) r.fail(p, "[[parameter]]: path must be given, e.g. path = \"contact.NAME.stiffness\"");
   const std::string where = "parameter '" + *path + "': ";
-  ValueKind kind;
+  std::optional<ScenarioValueKind> kind;
   try {
-    kind = value_kind_at(base, *path, scenario_name);
-  } catch (const std::invalid_argument& e) {
+    kind = scenario_value_kind(scenario, *path);
+  } catch (const ScenarioError& e) {
     r.fail(*p.get("path"), where + e.what());
   }
+  if (!kind)
+    r.fail(*p.get("path"), where + scenario.string() +
+                               " leaves this key out (a swept key must be in the base scenario: its value there gives the kind of the values)");
+  if (kind->type == ScenarioValueKind::other)
+    r.fail(*p.get("path"), where + "its value in " + scenario.string() + " is " + kind_name(*kind) + ": it cannot be swept");
   const bool values = p.contains("values"), range = p.contains("range");
   if (values == range) r.fail(p, where + "give either values = [...] or range = [a, b] with count");
   if (values)
     for (const char* key : {"count", "sample", "seed"})
       if (p.contains(key)) r.fail(*p.get(key), where + key + " applies to a range, not to values");
-  return {*path, values ? listed_values(r, *p.get("values"), where, kind) : range_values(r, p, where, kind)};
+  return {*path, values ? listed_values(r, *p.get("values"), where, *kind) : range_values(r, p, where, *kind)};
 }
 
 std::string read_text(const std::filesystem::path& file) {
@@ -214,15 +245,9 @@ SweepPlan read_sweep(const std::filesystem::path& file) {
   if (!std::filesystem::is_regular_file(plan.scenario))
     r.fail(*root.get("scenario"), "no such scenario file " + plan.scenario.string());
   const std::string scenario_text = read_text(plan.scenario);
-  toml::table base;
-  try {
-    base = toml::parse(scenario_text, plan.scenario.string());
-  } catch (const toml::parse_error& e) {
-    throw SweepError(plan.scenario.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
-  }
   const toml::array* list = root["parameter"].as_array();
   if (!list || list->empty() || !list->is_array_of_tables()) r.fail(root, "at least one [[parameter]] must be given");
-  for (const toml::node& p : *list) plan.parameters.push_back(read_parameter(r, *p.as_table(), base, plan.scenario.string()));
+  for (const toml::node& p : *list) plan.parameters.push_back(read_parameter(r, *p.as_table(), plan.scenario));
   const auto cases = combinations(r, root, plan.parameters);
   const std::size_t width = std::max<std::size_t>(4, std::to_string(cases.size()).size());
   const std::string end_time = plan.end_time ? format_number(*plan.end_time) : "";

@@ -50,13 +50,7 @@ constexpr double kDriverStartTolerance = 1e-12;
 }  // namespace
 
 Scenario ScenarioReader::read() {
-  if (!std::filesystem::is_regular_file(path_)) throw ScenarioError(path_.string() + ": no such scenario file");
-  toml::table root;
-  try {
-    root = toml::parse_file(path_.string());
-  } catch (const toml::parse_error& e) {
-    throw ScenarioError(path_.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
-  }
+  toml::table root = parse_scenario_file(path_);
   apply_overrides(root, overrides_);
   r_.only(root, scenario_keys::kTables, "scenario");
   check_finite(root, "");

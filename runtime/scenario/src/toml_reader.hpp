@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,6 +21,17 @@ using Eigen::Vector3d;
 
 /// The source path of values a --set override parsed: "--set PATH=VALUE".
 inline constexpr std::string_view kOverrideOrigin = "--set ";
+
+/// A scenario file parsed; a missing file or a TOML error is a ScenarioError naming the file
+/// (and the line).
+inline toml::table parse_scenario_file(const std::filesystem::path& path) {
+  if (!std::filesystem::is_regular_file(path)) throw ScenarioError(path.string() + ": no such scenario file");
+  try {
+    return toml::parse_file(path.string());
+  } catch (const toml::parse_error& e) {
+    throw ScenarioError(path.string() + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+}
 
 // Field access with messages that name the file, the line and the field.
 class Reader {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <stdexcept>
@@ -35,6 +36,18 @@ struct Scenario {
 /// "PATH=VALUE" as `surfdb simulate --set` takes them (docs/commands.md), change the file's values
 /// in order before it is checked. Throws ScenarioError (an override's errors name it).
 Scenario load_scenario(const std::filesystem::path& path, std::span<const std::string> overrides = {});
+
+/// The kind of value a scenario key holds.
+struct ScenarioValueKind {
+  enum Type { number, boolean, string, vector, other } type = number;
+  std::size_t size = 0;  // of a vector (of numbers)
+};
+
+/// The kind of the value `path` names in the scenario file `scenario`, or nothing when the file
+/// leaves that key out. The path is `--set`'s (`simulation.KEY` or `TABLE.NAME.KEY`), checked as
+/// `--set` checks it; throws ScenarioError, naming the file, for a malformed path, an unknown table
+/// or key, or a missing entry.
+std::optional<ScenarioValueKind> scenario_value_kind(const std::filesystem::path& scenario, const std::string& path);
 
 /// The scenario's simulation: its model, surfaces and contacts moved in (the scenario keeps its
 /// initial state and run settings), each fixed pair set up (free-form windows, node trees).

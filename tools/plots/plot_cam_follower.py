@@ -4,8 +4,10 @@ of paper 004: for each `surfdb simulate` OUTDIR, the follower's position, veloci
 over a cam revolution (time_series.csv: t, follower_y, follower_vy, follower_ay) against
 s(theta), s'(theta) omega and s''(theta) omega^2 at theta = omega t (constant speed), and their
 errors, plotted into OUTDIR/cam_follower.png; then one table row per OUTDIR:
-  max |position error| / h, max |velocity error| / max |v|, RMS and max |acceleration error| / max |a|
-(RMS weighted by time: the rows are dense during impacts), with the run's steps and CPU seconds
+  max |position error| / h, max |velocity error| / max |v|, RMS, 90th percentile and max
+|acceleration error| / max |a| (RMS and percentile weighted by time: the rows are dense during
+impacts; the percentile is blind to a burst of a few rows, where a variable-step integrator let a
+stiff contact ring within its tolerances, and so measures the tables' interpolation), with the run's steps and CPU seconds
 (summary.json), when a compliant contact's force first falls to 0 (a row of `*_normal_force`) and
 when it first opens (its first impact's end), and any `lift_off_time` in the summary (the constraint's).
 
@@ -53,6 +55,18 @@ def found(tree, key):
     return []
 
 
+def time_weighted_quantile(x, t, q):
+    """The q-quantile of samples x(t), each weighted by the time around it (trapezoid weights)."""
+    if len(t) < 2:
+        return float(x.max())
+    w = np.zeros(len(t))
+    w[:-1] += np.diff(t) / 2
+    w[1:] += np.diff(t) / 2
+    order = np.argsort(x)
+    reached = np.cumsum(w[order])
+    return float(x[order][np.searchsorted(reached, q * reached[-1])])
+
+
 def compare(data, omega):
     """The run over one revolution against the exact law, SI units."""
     t = data["t"]
@@ -64,9 +78,10 @@ def compare(data, omega):
     err = {k: got[k] - exact[k] for k in exact}
     span = t[-1] - t[0]
     rms = np.sqrt(np.trapz(err["ay"] ** 2, t) / span) if span > 0 else 0.0
+    p90 = time_weighted_quantile(np.abs(err["ay"]), t, 0.9)
     scale_v, scale_a = np.abs(exact["vy"]).max(), np.abs(exact["ay"]).max()
     row = {"position": np.abs(err["y"]).max() / (1e-3 * LIFT), "velocity": np.abs(err["vy"]).max() / scale_v,
-           "acc_rms": rms / scale_a, "acc_max": np.abs(err["ay"]).max() / scale_a}
+           "acc_rms": rms / scale_a, "acc_p90": p90 / scale_a, "acc_max": np.abs(err["ay"]).max() / scale_a}
     return t, exact, got, err, row
 
 
@@ -128,7 +143,8 @@ def main():
     parser.add_argument("--no-plot", action="store_true")
     args = parser.parse_args()
     omega = args.omega if args.omega is not None else omega_of(args.scenario)
-    print(f"{'run':24} {'max|dy|/h':>10} {'max|dv|/max|v|':>15} {'rms|da|/max|a|':>15} {'max|da|/max|a|':>15} "
+    print(f"{'run':24} {'max|dy|/h':>10} {'max|dv|/max|v|':>15} {'rms|da|/max|a|':>15} {'p90|da|/max|a|':>15} "
+          f"{'max|da|/max|a|':>15} "
           f"{'steps':>8} {'CPU s':>7} {'force 0 at':>11} {'separates at':>13} {'lift_off_time':>14}")
     for outdir in args.outdirs:
         data, summary = read(outdir)
@@ -137,7 +153,7 @@ def main():
             plot(outdir, t, omega, exact, got, err)
         zero, sep, lift_off = first_force_zero(data), first_separation(data, summary), found(summary, "lift_off_time")
         print(f"{Path(outdir).name:24} {row['position']:10.3e} {row['velocity']:15.3e} {row['acc_rms']:15.3e} "
-              f"{row['acc_max']:15.3e} {summary.get('steps', 0):8d} {summary.get('cpu_seconds', 0):7.2f} "
+              f"{row['acc_p90']:15.3e} {row['acc_max']:15.3e} {summary.get('steps', 0):8d} {summary.get('cpu_seconds', 0):7.2f} "
               f"{'-' if zero is None else f'{zero:.6f}':>11} "
               f"{'-' if sep is None else f'{sep:.6f}':>13} {'-' if not lift_off else str(lift_off[0]):>14}")
 

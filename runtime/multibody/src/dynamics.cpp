@@ -1,6 +1,7 @@
 #include "surfdb/multibody/dynamics.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -46,12 +47,17 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   acc_.resize(n);
   rhs_.resize(m);
   lambda_.resize(m);
-  schur_.resize(m, m);
-  // Factorising once sizes the decompositions' storage (no allocation per call) and sets their
-  // status: Eigen leaves it uninitialised until then, and copying it would read it (UBSan).
-  const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(m, m);
-  llt_.compute(identity);
-  ldlt_.compute(identity);
+  schur_ = EnvelopeCholesky::RowMatrix::Zero(m, m);
+  // Two equations couple only through a body they share: row r's first nonzero is the first
+  // equation that touches one of r's bodies.
+  std::vector<int> first(static_cast<std::size_t>(m));
+  for (int r = 0; r < m; ++r) first[static_cast<std::size_t>(r)] = r;
+  for (const std::vector<int>& rows : body_rows_)
+    for (int r : rows) first[static_cast<std::size_t>(r)] = std::min(first[static_cast<std::size_t>(r)], rows.front());
+  cholesky_ = EnvelopeCholesky(std::move(first));
+  // Computing once sizes the fallback's storage (no allocation per call) and sets its status:
+  // Eigen leaves it uninitialised until then, and copying it would read it (UBSan).
+  ldlt_.compute(Eigen::MatrixXd::Identity(m, m));
 }
 
 void Dynamics::evaluate_all_constraints(double t, const double* y) {
@@ -94,7 +100,8 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
   const int m = static_cast<int>(lambda_.size());
   if (m > 0) {
     // (Phi_z M^-1 Phi_z^T) lambda = Phi_z M^-1 Q - gamma + 2 alpha Phi_dot + beta^2 Phi, body by body
-    schur_.setZero();
+    const std::vector<int>& first = cholesky_.first();  // the lower triangle's envelope
+    for (int r = 0; r < m; ++r) schur_.row(r).segment(first[static_cast<std::size_t>(r)], r + 1 - first[static_cast<std::size_t>(r)]).setZero();
     rhs_ = stab_.beta * stab_.beta * constraints_.phi - constraints_.gamma + 2 * stab_.alpha * constraints_.phi_t;
     // Only the lower triangle: the Cholesky reads no more. Each body's rows are ascending.
     for (int k = 0; k < body_count_; ++k) {
@@ -111,9 +118,9 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
       if (!surface_rows_[k].active) schur_(first_surface_row_ + static_cast<int>(k), first_surface_row_ + static_cast<int>(k)) = 1;
     // Symmetric positive definite when the equations are independent (scenarios refuse redundant
     // joints): Cholesky, with the pivoting LDLT only for a matrix that is not.
-    llt_.compute(schur_);
-    if (llt_.info() == Eigen::Success) {
-      lambda_ = llt_.solve(rhs_);
+    if (cholesky_.factorise(schur_)) {
+      lambda_ = rhs_;
+      cholesky_.solve_in_place(lambda_);
     } else {
       ldlt_.compute(schur_);
       lambda_ = ldlt_.solve(rhs_);

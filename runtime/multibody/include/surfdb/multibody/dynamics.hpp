@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "surfdb/multibody/envelope_cholesky.hpp"
 #include "surfdb/multibody/joint_constraints.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
@@ -95,14 +96,14 @@ class Dynamics : public OdeSystem {
   std::vector<BodyLoad> loads_;
   void evaluate_all_constraints(double t, const double* y);
   Eigen::VectorXd z_dot_, q_, m_inv_q_, rhs_, lambda_, acc_;
-  Eigen::MatrixXd schur_;  // lower triangle only
+  EnvelopeCholesky::RowMatrix schur_;  // lower triangle only, within the factor's envelope
   // Block sparsity: each equation touches at most two bodies. Per body, the equations that touch
   // it, its 6 columns of the Jacobian restricted to them, and the same times M^-1.
   using RowsBy6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
   std::vector<std::vector<int>> body_rows_;
   std::vector<RowsBy6> body_jacobian_, body_weighted_;
   std::vector<Eigen::VectorXd> body_lambda_;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
+  EnvelopeCholesky cholesky_;
   Eigen::LDLT<Eigen::MatrixXd> ldlt_;  // for a Schur complement that is not positive definite
 };
 

@@ -5,8 +5,8 @@
 // in order along its chains, so each row starts near its diagonal.
 //
 // Unblocked and allocation-free after construction: for the few tens of equations of a mechanism,
-// dot products along the envelope's rows cost a fraction of a blocked dense factorisation, whose
-// bookkeeping dominates at this size.
+// short dot products along the envelope's rows cost a fraction of a blocked dense factorisation,
+// whose bookkeeping dominates at this size.
 #pragma once
 
 #include <Eigen/Core>
@@ -34,10 +34,8 @@ class EnvelopeCholesky {
   void solve_in_place(Eigen::VectorXd& b) const;
 
  private:
-  using ColMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
   std::vector<int> first_;
-  std::vector<int> last_;            // per column j, the last row whose envelope reaches it
-  ColMatrix l_;                      // lower triangle, the envelope only, by columns
+  RowMatrix l_;                       // lower triangle, the envelope only
   Eigen::VectorXd inverse_diagonal_;  // 1 / L(j,j)
 };
 

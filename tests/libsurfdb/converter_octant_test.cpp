@@ -133,6 +133,34 @@ TEST_CASE("a flipped byte in any record is found and a truncated file is refused
   CHECK_THROWS_WITH_AS(Database::open(dir / "table.sdb"), doctest::Contains("checksum table"), FormatError);
 }
 
+TEST_CASE("a large table's check, shared among threads, still names the first damaged record") {
+  // catches: the threads' runs of records leaving one out or overlapping at their ends, and a
+  // result taken from whichever thread finished last rather than from the earliest run.
+  TempDir dir;
+  const auto octant = make_analytic_surface(AnalyticSpec{});
+  ConvertOptions o;
+  o.grid = {200, 200};
+  o.record = {8, 7};
+  convert_surface(*octant, o, dir / "o.sdb");
+  const auto good = read_bytes(dir / "o.sdb");
+  const Header h = decode_header(good, good.size());
+  const std::uint64_t n = h.layout.data_records;
+  REQUIRE(n >= 256);  // enough records for every core to take a run (64 each at least)
+  const auto first_damaged = [&](std::initializer_list<std::uint64_t> damaged) {
+    auto bad = good;
+    for (const std::uint64_t k : damaged) bad[h.layout.record_offset(k) + (k * 37) % h.layout.record_bytes] ^= 0x40;
+    write_bytes(dir / "bad.sdb", bad);
+    return Database::open(dir / "bad.sdb")->first_damaged_record();
+  };
+  CHECK(first_damaged({}) == 0);
+  for (const std::uint64_t k : {std::uint64_t{1}, n / 4, n / 2 - 1, n / 2, n / 2 + 1, n / 2 + 2, 3 * n / 4, n - 1, n}) {
+    CAPTURE(k);
+    CHECK(first_damaged({k}) == k);
+  }
+  CHECK(first_damaged({n - 1, n / 2, n / 3}) == n / 3);  // the first, whichever run holds it
+  CHECK(first_damaged({n, 2}) == 2);
+}
+
 TEST_CASE("a face with an empty parameter range is refused before anything is written") {
   // A damaged file's zero-area face (v range 0 .. 0) once became a table every reader refused,
   // and the conversion exited 0. Catches a converter that samples such a face.

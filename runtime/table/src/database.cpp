@@ -11,6 +11,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "surfdb/formats/error.hpp"
@@ -117,9 +118,39 @@ void Database::read_record(std::uint64_t number, std::uint8_t* out) const {
   copy(l.record_offset(number), {out, l.record_bytes});
 }
 
+// Records are independent and their states atomic, so the check is shared among the cores, each
+// taking a contiguous run of records. Each maps its run's pages in one call before reading them
+// (MADV_POPULATE_READ, Linux 5.14 on; an older kernel refuses it and the reads fault as before):
+// one page fault per 64 KiB costs tens of microseconds on some virtual machines.
 std::uint64_t Database::first_damaged_record() const {
-  for (std::uint64_t k = 1; k <= impl_->header.layout.data_records; ++k)
-    if (impl_->state(k) != intact) return k;
+  const RecordLayout& l = impl_->header.layout;
+  const std::uint64_t n = l.data_records;
+  constexpr std::uint64_t kRecordsPerThread = 64;  // below that a thread costs more than it saves
+  const std::uint64_t threads =
+      std::clamp<std::uint64_t>(n / kRecordsPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::uint64_t> first_damaged(threads, 0);
+  const auto check_run = [&](std::uint64_t t) {
+    const std::uint64_t begin = 1 + n * t / threads, end = 1 + n * (t + 1) / threads;  // [begin, end)
+    if (begin == end) return;
+#ifdef MADV_POPULATE_READ
+    static const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const auto base = reinterpret_cast<std::uintptr_t>(impl_->bytes.data());  // page-aligned
+    const std::uint64_t from = l.record_offset(begin) / page * page, to = l.record_offset(end - 1) + l.record_bytes;
+    ::madvise(reinterpret_cast<void*>(base + from), to - from, MADV_POPULATE_READ);
+#endif
+    for (std::uint64_t k = begin; k < end; ++k)
+      if (impl_->state(k) != intact) {
+        first_damaged[t] = k;
+        return;
+      }
+  };
+  {
+    std::vector<std::jthread> helpers;  // joined on leaving the block, an exception included
+    for (std::uint64_t t = 1; t < threads; ++t) helpers.emplace_back(check_run, t);
+    check_run(0);
+  }
+  for (const std::uint64_t k : first_damaged)
+    if (k != 0) return k;
   return 0;
 }
 

@@ -49,6 +49,7 @@ class Database {
   void read_record(std::uint64_t number, std::uint8_t* out) const;
 
   /// Number of the first damaged data record after checking all of them, 0 when all are intact.
+  /// Large tables are checked on all cores (threads of this call, joined before it returns).
   std::uint64_t first_damaged_record() const;
 
   /// Tells the kernel the pages of records number .. number + count - 1 (consecutive in the

@@ -105,21 +105,43 @@ TEST_CASE("padding nodes of edge records are invalid and float32 halves the reco
   CHECK(flags_of_padding == 0.0f);
 }
 
+namespace {
+
+// The octant converted at `grid` nodes in records of 8 x 7: the file's bytes and its header.
+struct OctantFile {
+  std::vector<std::uint8_t> bytes;
+  Header header;
+};
+OctantFile octant_file(const std::filesystem::path& file, GridSize grid) {
+  ConvertOptions o;
+  o.grid = grid;
+  o.record = {8, 7};
+  convert_surface(*make_analytic_surface(AnalyticSpec{}), o, file);
+  OctantFile f{read_bytes(file), {}};
+  f.header = decode_header(f.bytes, f.bytes.size());
+  return f;
+}
+
+// The first damaged record `Database` finds in `good` with a byte flipped in each of `records`.
+std::uint64_t first_damaged_of(const OctantFile& good, std::initializer_list<std::uint64_t> records,
+                               const std::filesystem::path& file) {
+  auto bad = good.bytes;
+  const RecordLayout& l = good.header.layout;
+  for (const std::uint64_t k : records) bad[l.record_offset(k) + (k * 37) % l.record_bytes] ^= 0x40;
+  write_bytes(file, bad);
+  return Database::open(file)->first_damaged_record();
+}
+
+}  // namespace
+
 TEST_CASE("a flipped byte in any record is found and a truncated file is refused") {
   TempDir dir;
-  const auto octant = make_analytic_surface(AnalyticSpec{});
-  ConvertOptions o;
-  o.grid = {40, 30};
-  o.record = {8, 7};
-  convert_surface(*octant, o, dir / "o.sdb");
-  const auto good = read_bytes(dir / "o.sdb");
-  const Header h = decode_header(good, good.size());
+  const OctantFile f = octant_file(dir / "o.sdb", {40, 30});
+  const auto& good = f.bytes;
+  const Header& h = f.header;
   for (std::uint64_t k = 1; k <= h.layout.data_records; ++k) {
-    auto bad = good;
-    bad[h.layout.record_offset(k) + (k * 37) % h.layout.record_bytes] ^= 0x40;
-    write_bytes(dir / "bad.sdb", bad);
     CAPTURE(k);
-    CHECK(Database::open(dir / "bad.sdb")->first_damaged_record() == k);
+    CHECK(first_damaged_of(f, {k}, dir / "bad.sdb") == k);
   }
   auto truncated = good;
   truncated.resize(good.size() - 1);
@@ -137,20 +159,11 @@ TEST_CASE("a large table's check, shared among threads, still names the first da
   // catches: the threads' runs of records leaving one out or overlapping at their ends, and a
   // result taken from whichever thread finished last rather than from the earliest run.
   TempDir dir;
-  const auto octant = make_analytic_surface(AnalyticSpec{});
-  ConvertOptions o;
-  o.grid = {200, 200};
-  o.record = {8, 7};
-  convert_surface(*octant, o, dir / "o.sdb");
-  const auto good = read_bytes(dir / "o.sdb");
-  const Header h = decode_header(good, good.size());
-  const std::uint64_t n = h.layout.data_records;
+  const OctantFile f = octant_file(dir / "o.sdb", {200, 200});
+  const std::uint64_t n = f.header.layout.data_records;
   REQUIRE(n >= 256);  // enough records for every core to take a run (64 each at least)
-  const auto first_damaged = [&](std::initializer_list<std::uint64_t> damaged) {
-    auto bad = good;
-    for (const std::uint64_t k : damaged) bad[h.layout.record_offset(k) + (k * 37) % h.layout.record_bytes] ^= 0x40;
-    write_bytes(dir / "bad.sdb", bad);
-    return Database::open(dir / "bad.sdb")->first_damaged_record();
+  const auto first_damaged = [&](std::initializer_list<std::uint64_t> records) {
+    return first_damaged_of(f, records, dir / "bad.sdb");
   };
   CHECK(first_damaged({}) == 0);
   for (const std::uint64_t k : {std::uint64_t{1}, n / 4, n / 2 - 1, n / 2, n / 2 + 1, n / 2 + 2, 3 * n / 4, n - 1, n}) {

@@ -1,7 +1,7 @@
-// EnvelopeCholesky against a factor known in advance: S = L L^T built from a lower-triangular L
-// with positive diagonal and a given envelope has L as its unique Cholesky factor, and the same
-// envelope. Also: x from S x = b against the x that made b, entries outside the envelope never
-// read, an indefinite matrix refused.
+// EnvelopeCholesky on matrices made from a factor known in advance: S = L L^T built from a
+// lower-triangular L with positive diagonal and a given envelope has the same envelope, so S x = b
+// solved for x must give back the x that made b = L (L^T x). Also: entries outside the envelope
+// never read, an indefinite matrix refused.
 #include "surfdb/multibody/envelope_cholesky.hpp"
 
 #include <doctest/doctest.h>
@@ -31,7 +31,7 @@ RowMatrix known_factor() {
 
 }  // namespace
 
-TEST_CASE("EnvelopeCholesky recovers the known factor and solves") {
+TEST_CASE("EnvelopeCholesky solves S x = b for S made from a known envelope factor") {
   const RowMatrix l = known_factor();
   RowMatrix s = l * l.transpose();
   const int m = static_cast<int>(s.rows());

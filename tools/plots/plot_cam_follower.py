@@ -7,8 +7,8 @@ errors, plotted into OUTDIR/cam_follower.png; then one table row per OUTDIR:
   max |position error| / h, max |velocity error| / max |v|, RMS, 90th percentile and max
 |acceleration error| / max |a| (RMS and percentile weighted by time: the rows are dense during
 impacts; the percentile is blind to a burst of a few rows, where a variable-step integrator let a
-stiff contact ring within its tolerances, and so measures the tables' interpolation), with the run's steps and CPU seconds
-(summary.json), when a compliant contact's force first falls to 0 (a row of `*_normal_force`) and
+stiff contact ring within its tolerances, and so measures the tables' interpolation), with the
+run's steps and CPU seconds (summary.json), when a compliant contact's force first falls to 0 (a row of `*_normal_force`) and
 when it first opens (its first impact's end), and any `lift_off_time` in the summary (the constraint's).
 
 Usage: plot_cam_follower.py OUTDIR... (--omega RAD_PER_S | --scenario FILE.toml) [--no-plot]

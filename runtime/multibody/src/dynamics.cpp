@@ -101,7 +101,10 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
   if (m > 0) {
     // (Phi_z M^-1 Phi_z^T) lambda = Phi_z M^-1 Q - gamma + 2 alpha Phi_dot + beta^2 Phi, body by body
     const std::vector<int>& first = cholesky_.first();  // the lower triangle's envelope
-    for (int r = 0; r < m; ++r) schur_.row(r).segment(first[static_cast<std::size_t>(r)], r + 1 - first[static_cast<std::size_t>(r)]).setZero();
+    for (int r = 0; r < m; ++r) {
+      const int f = first[static_cast<std::size_t>(r)];
+      schur_.row(r).segment(f, r + 1 - f).setZero();
+    }
     rhs_ = stab_.beta * stab_.beta * constraints_.phi - constraints_.gamma + 2 * stab_.alpha * constraints_.phi_t;
     // Only the lower triangle: the Cholesky reads no more. Each body's rows are ascending.
     for (int k = 0; k < body_count_; ++k) {

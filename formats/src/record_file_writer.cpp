@@ -31,6 +31,7 @@ RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const Reco
 }
 
 RecordFileWriter::~RecordFileWriter() {
+  stop_flushing();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temporary_.path.empty()) ::unlink(temporary_.path.c_str());
   release_temporary(temporary_);
@@ -65,14 +66,31 @@ void RecordFileWriter::write_record_at(std::uint64_t number, std::span<const std
   written_[number - 1] = 1;
 }
 
-void RecordFileWriter::start_writeback(std::uint64_t first, std::uint64_t count) {
-#ifdef __linux__
-  if (count == 0 || fd_ < 0) return;
-  ::sync_file_range(fd_, static_cast<off64_t>(layout_.record_offset(first)),
-                    static_cast<off64_t>(count * layout_.record_bytes), SYNC_FILE_RANGE_WRITE);
-#else
-  (void)first, (void)count;
-#endif
+void RecordFileWriter::flush_in_background() {
+  {
+    const std::lock_guard lock(flush_mutex_);
+    ++flushes_asked_;
+  }
+  if (!flusher_.joinable()) flusher_ = std::jthread([this](std::stop_token stop) { flush_while_asked(stop); });
+  flush_asked_.notify_one();
+}
+
+void RecordFileWriter::flush_while_asked(std::stop_token stop) {
+  std::uint64_t served = 0;
+  std::unique_lock lock(flush_mutex_);
+  while (flush_asked_.wait(lock, stop, [&] { return flushes_asked_ > served; })) {
+    served = flushes_asked_;
+    lock.unlock();
+    const int failed = ::fdatasync(fd_) == 0 ? 0 : errno;
+    lock.lock();
+    if (failed != 0 && flush_errno_ == 0) flush_errno_ = failed;
+  }
+}
+
+void RecordFileWriter::stop_flushing() {
+  if (!flusher_.joinable()) return;
+  flusher_.request_stop();
+  flusher_.join();
 }
 
 Header RecordFileWriter::commit(Header header) {
@@ -80,6 +98,11 @@ Header RecordFileWriter::commit(Header header) {
   if (done != layout_.data_records)
     throw FormatError("internal: commit after " + std::to_string(done) + " of " +
                       std::to_string(layout_.data_records) + " records");
+  stop_flushing();
+  if (flush_errno_ != 0) {
+    errno = flush_errno_;
+    fail(destination_, "flush");
+  }
   // Checksum table: data_records little-endian u64, zero-padded to whole records.
   std::vector<std::uint8_t> table(layout_.checksum_records * layout_.record_bytes, 0);
   std::memcpy(table.data(), checksums_.data(), checksums_.size() * sizeof(std::uint64_t));

@@ -208,8 +208,8 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
 
   // The pipeline: each worker samples a record into its own buffer (cache-resident), checksums
   // it and writes it at its place in the file, while the other workers sample theirs; between
-  // rows this thread only asks the system to start writing the finished row to disk, so that the
-  // final flush finds most of the file there already. The bytes of each record depend on its
+  // rows the writer's own thread flushes the rows so far to disk, so that the final flush finds
+  // most of the file there already. The bytes of each record depend on its
   // nodes only, so the file is the same whatever the thread count or the order of the writes.
   const auto t_records = Clock::now();
   RecordFileWriter writer(destination, layout);
@@ -231,7 +231,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
     });
     for (std::uint64_t ti = 0; ti < layout.u_records; ++ti) {
       pool.sample_row(ti);
-      writer.start_writeback(ti * layout.v_records + 1, layout.v_records);
+      writer.flush_in_background();
       if (progress) progress((ti + 1) * layout.v_records, layout.data_records);
     }
   }

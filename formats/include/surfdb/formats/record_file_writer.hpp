@@ -4,9 +4,12 @@
 // so the destination is either the old file, untouched, or the complete new one.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "surfdb/formats/header.hpp"
@@ -30,10 +33,11 @@ class RecordFileWriter {
   /// Not to be mixed with write_record().
   void write_record_at(std::uint64_t number, std::span<const std::uint8_t> bytes);
 
-  /// Asks the system to start writing data records first .. first + count - 1 to disk now,
-  /// without waiting (Linux: sync_file_range), so that commit()'s flush has less left to wait for.
-  /// A hint only: durability still comes from commit()'s fsync; elsewhere it does nothing.
-  void start_writeback(std::uint64_t first, std::uint64_t count);
+  /// Flushes what has been written so far to disk on a thread of the writer's own (fdatasync),
+  /// without waiting, so that commit()'s flush has only the rest left to wait for. Calls made while
+  /// a flush runs are served by one more flush after it. Durability still comes from commit(), which
+  /// reports a failed flush; a flush is I/O, not CPU, so it overlaps the caller's work on any core.
+  void flush_in_background();
 
   /// Writes the checksum table and the header, flushes, and renames the file into place.
   /// `header.layout` must be the layout given to the constructor; all records must be written.
@@ -42,6 +46,8 @@ class RecordFileWriter {
 
  private:
   void write_all(std::span<const std::uint8_t> bytes, std::uint64_t offset);
+  void flush_while_asked(std::stop_token stop);
+  void stop_flushing();
 
   std::filesystem::path destination_;
   TemporaryFile temporary_;  // its target is the destination with links followed
@@ -51,6 +57,14 @@ class RecordFileWriter {
   std::vector<std::uint8_t> written_;     // likewise: 1 once the record is written
   std::uint64_t next_ = 1;                // write_record()'s next record
   bool committed_ = false;
+
+  // The background flush: requests counted under the mutex, served by flusher_ (started on the
+  // first request, stopped before commit() writes the checksum table or the file is closed).
+  std::mutex flush_mutex_;
+  std::condition_variable_any flush_asked_;
+  std::uint64_t flushes_asked_ = 0;
+  int flush_errno_ = 0;  // the first failed background flush's errno
+  std::jthread flusher_;
 };
 
 }  // namespace surfdb

@@ -209,8 +209,8 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   // The pipeline: each worker samples a record into its own buffer (cache-resident), checksums
   // it and writes it at its place in the file, while the other workers sample theirs; between
   // rows the writer's own thread flushes the rows so far to disk, so that the final flush finds
-  // most of the file there already. The bytes of each record depend on its
-  // nodes only, so the file is the same whatever the thread count or the order of the writes.
+  // most of the file there already. The bytes of each record depend on its nodes only, so the
+  // file is the same whatever the thread count or the order of the writes.
   const auto t_records = Clock::now();
   RecordFileWriter writer(destination, layout);
   struct Worker {

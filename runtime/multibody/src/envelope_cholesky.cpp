@@ -35,7 +35,7 @@ double dot(const double* a, const double* b, int n) {
 // envelope reaches column j, L(i,j) = (S(i,j) - L(i,:) . L(j,:)) / L(j,j). The dot products run over
 // the columns both rows hold, which are contiguous in row-major storage and start at the later of
 // the two rows' first columns. A column's entries are independent of one another, so the processor
-// overlaps their dot products; by rows each entry waits for the one before it (1.25 times slower).
+// overlaps their dot products, where by rows each entry waits for the one before it.
 // Each entry is the same expression either way: the factor is the same to the bit.
 bool EnvelopeCholesky::factorise(const RowMatrix& s) {
   const int m = size();

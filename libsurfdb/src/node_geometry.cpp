@@ -98,10 +98,14 @@ NodeGeometry node_geometry(const SurfaceSource& s, const ParamBounds& bounds, do
   g.p = d.p;
   g.su_norm = d.su.norm();
   g.sv_norm = d.sv.norm();
+  // regular(d) with its norms kept: the frame divides by them as normalized() would, so the
+  // bits are the same and no norm is computed twice.
+  const Eigen::Vector3d c = d.su.cross(d.sv);
+  const double c_norm = c.norm(), scale = std::max(g.su_norm, g.sv_norm);
   Curvatures k;
-  if (regular(d)) {
-    g.n = d.su.cross(d.sv).normalized();
-    g.t = d.su.normalized();
+  if (scale > 0 && c_norm > kDegenerateRatio * scale * scale) {
+    g.n = c / c_norm;
+    g.t = d.su / g.su_norm;
     k = principal_curvatures(d, normal_sign * g.n);
   } else {
     g.degenerate = true;

@@ -34,10 +34,19 @@ Curvatures principal_curvatures(const SurfaceD2& d, const Eigen::Vector3d& n) {
   return {H + root, H - root};
 }
 
-bool regular(const SurfaceD2& d) {
-  const double scale = std::max(d.su.norm(), d.sv.norm());
-  return scale > 0 && d.su.cross(d.sv).norm() > kDegenerateRatio * scale * scale;
-}
+// ds/du x ds/dv and the norms that decide whether a point is regular, kept for its frame.
+struct Tangents {
+  explicit Tangents(const SurfaceD2& d)
+      : cross(d.su.cross(d.sv)), su_norm(d.su.norm()), sv_norm(d.sv.norm()), cross_norm(cross.norm()) {}
+  bool regular() const {
+    const double scale = std::max(su_norm, sv_norm);
+    return scale > 0 && cross_norm > kDegenerateRatio * scale * scale;
+  }
+  Eigen::Vector3d cross;
+  double su_norm, sv_norm, cross_norm;
+};
+
+bool regular(const SurfaceD2& d) { return Tangents(d).regular(); }
 
 // Steps from (u,v) towards the inside of the parameter rectangle, as a fraction of its size.
 struct Inward {
@@ -96,16 +105,14 @@ NodeGeometry node_geometry(const SurfaceSource& s, const ParamBounds& bounds, do
   const SurfaceD2 d = s.d2(u, v);
   NodeGeometry g;
   g.p = d.p;
-  g.su_norm = d.su.norm();
-  g.sv_norm = d.sv.norm();
-  // regular(d) with its norms kept: the frame divides by them as normalized() would, so the
-  // bits are the same and no norm is computed twice.
-  const Eigen::Vector3d c = d.su.cross(d.sv);
-  const double c_norm = c.norm(), scale = std::max(g.su_norm, g.sv_norm);
+  const Tangents tangents(d);
+  g.su_norm = tangents.su_norm;
+  g.sv_norm = tangents.sv_norm;
   Curvatures k;
-  if (scale > 0 && c_norm > kDegenerateRatio * scale * scale) {
-    g.n = c / c_norm;
-    g.t = d.su / g.su_norm;
+  if (tangents.regular()) {
+    // What normalized() gives, dividing by the norms already computed: the same bits.
+    g.n = tangents.cross / tangents.cross_norm;
+    g.t = d.su / tangents.su_norm;
     k = principal_curvatures(d, normal_sign * g.n);
   } else {
     g.degenerate = true;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 #include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
@@ -67,23 +68,34 @@ void RecordFileWriter::write_record_at(std::uint64_t number, std::span<const std
 }
 
 void RecordFileWriter::flush_in_background() {
+  if (fd_ < 0) return;  // committed: nothing left to flush
   {
     const std::lock_guard lock(flush_mutex_);
     ++flushes_asked_;
   }
-  if (!flusher_.joinable()) flusher_ = std::jthread([this](std::stop_token stop) { flush_while_asked(stop); });
+  if (!flusher_.joinable()) {
+    try {
+      flusher_ = std::jthread([this](std::stop_token stop) { flush_while_asked(stop); });
+    } catch (const std::system_error&) {
+      return;  // no thread to spare: commit()'s flush does it all, as without this call
+    }
+  }
   flush_asked_.notify_one();
 }
 
 void RecordFileWriter::flush_while_asked(std::stop_token stop) {
   std::uint64_t served = 0;
   std::unique_lock lock(flush_mutex_);
-  while (flush_asked_.wait(lock, stop, [&] { return flushes_asked_ > served; })) {
+  // Stopped, a pending request is dropped: commit() flushes everything, and an abandoned file goes.
+  while (flush_asked_.wait(lock, stop, [&] { return flushes_asked_ > served; }) && !stop.stop_requested()) {
     served = flushes_asked_;
     lock.unlock();
-    const int failed = ::fdatasync(fd_) == 0 ? 0 : errno;
+    int result;
+    do result = ::fdatasync(fd_);
+    while (result != 0 && errno == EINTR);
+    const int failed = result == 0 ? 0 : errno;
     lock.lock();
-    if (failed != 0 && flush_errno_ == 0) flush_errno_ = failed;
+    if (failed != 0 && flush_errno_ == 0) flush_errno_ = failed;  // kept: Linux reports a writeback error once
   }
 }
 

@@ -36,7 +36,8 @@ class RecordFileWriter {
   /// Flushes what has been written so far to disk on a thread of the writer's own (fdatasync),
   /// without waiting, so that commit()'s flush has only the rest left to wait for. Calls made while
   /// a flush runs are served by one more flush after it. Durability still comes from commit(), which
-  /// reports a failed flush; a flush is I/O, not CPU, so it overlaps the caller's work on any core.
+  /// reports a failed flush; a flush is mostly waiting for the disk, so it overlaps the caller's
+  /// work. To be called from one thread (the one that commits); after commit() it does nothing.
   void flush_in_background();
 
   /// Writes the checksum table and the header, flushes, and renames the file into place.

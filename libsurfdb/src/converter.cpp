@@ -64,8 +64,7 @@ class RecordFiller {
         } else {
           values.fill(0.0);  // padding: flags 0 marks it invalid
         }
-        const std::uint64_t slot = std::uint64_t{li} * layout_.v_record_points + lj;  // slot_of_node(node), no division
-        store(values, out + slot * values.size() * layout_.scalar_bytes);
+        store(values, out + layout_.slot(li, lj) * values.size() * layout_.scalar_bytes);
       }
     }
   }

@@ -16,6 +16,12 @@ EnvelopeCholesky::EnvelopeCholesky(std::vector<int> first) : first_(std::move(fi
       throw std::invalid_argument("EnvelopeCholesky: row " + std::to_string(i) + " starts at column " + std::to_string(fi) +
                                   ", outside 0.." + std::to_string(i));
   }
+  column_start_.assign(static_cast<std::size_t>(m) + 1, 0);
+  for (int j = 0; j < m; ++j) {
+    for (int i = j + 1; i < m; ++i)
+      if (first_[static_cast<std::size_t>(i)] <= j) column_rows_.push_back(i);
+    column_start_[static_cast<std::size_t>(j) + 1] = static_cast<int>(column_rows_.size());
+  }
   l_ = RowMatrix::Zero(m, m);
   inverse_diagonal_ = Eigen::VectorXd::Zero(m);
 }
@@ -48,10 +54,9 @@ bool EnvelopeCholesky::factorise(const RowMatrix& s) {
     if (!(pivot > 0) || !std::isfinite(pivot)) return false;
     lj[j] = std::sqrt(pivot);
     const double inverse = inverse_diagonal_[j] = 1 / lj[j];
-    for (int i = j + 1; i < m; ++i) {
-      const int fi = first[i];
-      if (fi > j) continue;  // column j is outside row i's envelope
-      const int f = std::max(fi, fj);
+    for (int k = column_start_[static_cast<std::size_t>(j)]; k < column_start_[static_cast<std::size_t>(j) + 1]; ++k) {
+      const int i = column_rows_[static_cast<std::size_t>(k)];
+      const int f = std::max(first[i], fj);
       double* li = l + static_cast<std::ptrdiff_t>(i) * m;
       li[j] = (s(i, j) - dot(li + f, lj + f, j - f)) * inverse;
     }

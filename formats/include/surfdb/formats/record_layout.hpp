@@ -61,10 +61,11 @@ struct RecordLayout {
   RecordIndex record_of_node(NodeIndex n) const {
     return {n.i / u_record_points, n.j / v_record_points};
   }
-  /// Position of a node inside its record, in points: li * v_record_points + lj.
-  std::uint64_t slot_of_node(NodeIndex n) const {
-    return (n.i % u_record_points) * v_record_points + (n.j % v_record_points);
-  }
+  /// Position of the node at (li, lj) inside its record (li < u_record_points, lj < v_record_points),
+  /// in points.
+  std::uint64_t slot(std::uint64_t li, std::uint64_t lj) const { return li * v_record_points + lj; }
+  /// Position of a node inside its record, in points.
+  std::uint64_t slot_of_node(NodeIndex n) const { return slot(n.i % u_record_points, n.j % v_record_points); }
 };
 
 }  // namespace surfdb

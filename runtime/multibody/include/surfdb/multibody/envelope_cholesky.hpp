@@ -35,6 +35,9 @@ class EnvelopeCholesky {
 
  private:
   std::vector<int> first_;
+  // The rows below each column's diagonal that its envelope reaches (first[i] <= j < i), column by
+  // column: column j's are column_rows_[column_start_[j] .. column_start_[j + 1]).
+  std::vector<int> column_start_, column_rows_;
   RowMatrix l_;                       // lower triangle, the envelope only
   Eigen::VectorXd inverse_diagonal_;  // 1 / L(j,j)
 };

@@ -112,7 +112,7 @@ TEST_CASE("a driver turns the crank at exactly 2 rad/s while the slider follows 
   CHECK(worst_angle < 1e-9);
   CHECK(worst_position < 1e-9);
   CHECK(body_view(y.data(), 0).w_body().z() == doctest::Approx(2.0).epsilon(1e-9));
-  CHECK(std::abs(dynamics.multipliers()[model.constraint_count() - 1]) > 0);  // the motor's torque
+  CHECK(std::abs(dynamics.multipliers()[dynamics.multipliers().size() - 1]) > 0);  // the motor's torque, the last
 }
 
 TEST_CASE("joint reactions: a pendulum hanging at rest is held by exactly its weight") {

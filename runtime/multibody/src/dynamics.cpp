@@ -8,10 +8,27 @@
 #include "surfdb/multibody/multibody_state.hpp"
 
 namespace surfdb {
+namespace {
 
-Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
-    : model_(model), stab_(stabilisation), body_count_(static_cast<int>(model.bodies.size())),
-      constraints_(model), loads_(model.bodies.size()) {
+// a . b over six terms, summed in pairs: Eigen's vectorised dot spends more on packets and the final
+// horizontal sum than these eleven operations.
+double dot6(const double* a, const double* b) {
+  return (a[0] * b[0] + a[1] * b[1]) + (a[2] * b[2] + a[3] * b[3]) + (a[4] * b[4] + a[5] * b[5]);
+}
+
+}  // namespace
+
+Dynamics::Dynamics(const MultibodyModel& full_model, Stabilisation stabilisation, Welds welds)
+    : model_(full_model), stab_(stabilisation), welds_(full_model, welds == Welds::merge),
+      body_count_(static_cast<int>(full_model.bodies.size())),
+      solved_count_(static_cast<int>(welds_.reduced().bodies.size())), constraints_(welds_.reduced()),
+      model_constraints_(welds_.empty() ? MultibodyModel{} : full_model), loads_(full_model.bodies.size()),
+      reduced_loads_(welds_.reduced().bodies.size()) {
+  const MultibodyModel& model = welds_.reduced();  // what the equations are solved for
+  if (!welds_.empty()) {
+    y_reduced_.resize(static_cast<std::size_t>(kBodyStateSize * solved_count_));
+    y_last_.resize(static_cast<std::size_t>(state_size()));
+  }
   for (const RigidBody& b : model.bodies) inverse_inertia_.push_back(b.inertia.inverse());
   int row = 0;
   for (const Joint& j : model.joints) {
@@ -34,17 +51,12 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   first_surface_row_ = row;
   surface_rows_.resize(model.surface_joints.size());
   for (const SurfaceJointSpec& s : model.surface_joints) touch(s.body_i, row), touch(s.body_j, row), ++row;
-  for (const std::vector<int>& rows : body_rows_) {
-    const int nk = static_cast<int>(rows.size());
-    body_jacobian_.emplace_back(nk, 6);
-    body_weighted_.emplace_back(nk, 6);
-    body_lambda_.emplace_back(nk);
-  }
-  const int n = 6 * body_count_, m = model.constraint_count();
+  const int n = 6 * solved_count_, m = model.constraint_count();
   z_dot_.resize(n);
   q_.resize(n);
   m_inv_q_.resize(n);
-  acc_.resize(n);
+  acc_.resize(6 * body_count_);
+  reduced_acc_.resize(welds_.empty() ? 0 : n);
   rhs_.resize(m);
   lambda_.resize(m);
   schur_ = EnvelopeCholesky::RowMatrix::Zero(m, m);
@@ -55,19 +67,45 @@ Dynamics::Dynamics(const MultibodyModel& model, Stabilisation stabilisation)
   for (const std::vector<int>& rows : body_rows_)
     for (int r : rows) first[static_cast<std::size_t>(r)] = std::min(first[static_cast<std::size_t>(r)], rows.front());
   cholesky_ = EnvelopeCholesky(std::move(first));
+  plan_schur();
   // Computing once sizes the fallback's storage (no allocation per call) and sets its status:
   // Eigen leaves it uninitialised until then, and copying it would read it (UBSan).
   ldlt_.compute(Eigen::MatrixXd::Identity(m, m));
 }
 
-void Dynamics::evaluate_all_constraints(double t, const double* y) {
-  evaluate_constraints(model_, t, y, constraints_);
+// Lists each entry of the Schur complement's envelope, row by row, with the 6-term products that
+// make it: one per body its two equations share (one or two), in body order.
+void Dynamics::plan_schur() {
+  weighted_first_.assign(static_cast<std::size_t>(solved_count_) + 1, 0);
+  for (int k = 0; k < solved_count_; ++k)
+    weighted_first_[static_cast<std::size_t>(k) + 1] =
+        weighted_first_[static_cast<std::size_t>(k)] + static_cast<int>(body_rows_[static_cast<std::size_t>(k)].size());
+  weighted_.assign(6 * static_cast<std::size_t>(weighted_first_.back()), 0.0);
+  const int m = static_cast<int>(lambda_.size()), stride = 6 * solved_count_;
+  for (int r = 0; r < m; ++r)
+    for (int c = cholesky_.first()[static_cast<std::size_t>(r)]; c <= r; ++c) {
+      SchurEntry entry{r * m + c, 0, {}, {}};
+      for (int k = 0; k < solved_count_; ++k) {
+        const std::vector<int>& rows = body_rows_[static_cast<std::size_t>(k)];
+        const auto a = std::find(rows.begin(), rows.end(), r);
+        if (a == rows.end() || std::find(rows.begin(), rows.end(), c) == rows.end()) continue;
+        entry.weighted[entry.terms] = 6 * (weighted_first_[static_cast<std::size_t>(k)] + static_cast<int>(a - rows.begin()));
+        entry.jacobian[entry.terms++] = c * stride + 6 * k;  // an equation touches two bodies at most
+      }
+      schur_entries_.push_back(entry);
+    }
+}
+
+// The reduced model's equations at the reduced state. The surface joints' rows come from the
+// bodies' state y (their bodies are never merged, so they are reduced bodies of their own).
+void Dynamics::evaluate_all_constraints(double t, const double* y, const double* y_reduced) {
+  evaluate_constraints(welds_.reduced(), t, y_reduced, constraints_);
   if (surface_rows_.empty()) return;
   if (!surface_rows_fn_) throw std::logic_error("Dynamics: the model has surface joints but nothing gives their equations");
   surface_rows_fn_(t, y, surface_rows_);
   for (std::size_t k = 0; k < surface_rows_.size(); ++k) {
-    const SurfaceJointSpec& s = model_.surface_joints[k];
-    write_row(constraints_, first_surface_row_ + static_cast<int>(k), y, s.body_i, s.body_j, surface_rows_[k]);
+    const SurfaceJointSpec& s = welds_.reduced().surface_joints[k];
+    write_row(constraints_, first_surface_row_ + static_cast<int>(k), y_reduced, s.body_i, s.body_j, surface_rows_[k]);
   }
 }
 
@@ -75,46 +113,65 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
   for (BodyLoad& l : loads_) l = BodyLoad{};
   if (loads) loads(t, y, loads_);
   add_spring_loads(model_.springs, y, loads_);
-  evaluate_all_constraints(t, y);
+  if (welds_.empty()) {
+    evaluate_all_constraints(t, y, y);
+    solve_accelerations(y, loads_, acc_);
+  } else {
+    welds_.reduce_state(y, y_reduced_.data());
+    welds_.fold_loads(y, y_reduced_.data(), loads_, reduced_loads_);
+    evaluate_all_constraints(t, y, y_reduced_.data());
+    solve_accelerations(y_reduced_.data(), reduced_loads_, reduced_acc_);
+    for (int k = 0; k < body_count_; ++k) {
+      const int r = welds_.reduced_body(k);
+      const double* w = y_reduced_.data() + kBodyStateSize * r + 10;
+      welds_.body_acceleration(k, rotation_[static_cast<std::size_t>(r)], Eigen::Vector3d(w[0], w[1], w[2]),
+                               reduced_acc_.data() + 6 * r, acc_.data() + 6 * k);
+    }
+    std::copy(y, y + state_size(), y_last_.begin());
+  }
+  write_rates(y, ydot);
+}
 
-  // Generalized velocities and forces, M^-1 Q, and Phi_z M^-1 body by body.
-  for (int k = 0; k < body_count_; ++k) {
+// The reduced bodies' accelerations `acc` (6 each) at their state y, under `loads`.
+void Dynamics::solve_accelerations(const double* y, const std::vector<BodyLoad>& loads, Eigen::VectorXd& acc) {
+  const MultibodyModel& model = welds_.reduced();
+  // Generalized velocities and forces, M^-1 Q, and Phi_z M^-1 body by body; the right-hand side
+  // (Phi_z M^-1 Q - gamma + 2 alpha Phi_dot + beta^2 Phi) as it goes.
+  const int m = static_cast<int>(lambda_.size()), stride = 6 * solved_count_;
+  const double* jacobian = constraints_.jacobian.data();
+  rhs_ = stab_.beta * stab_.beta * constraints_.phi - constraints_.gamma + 2 * stab_.alpha * constraints_.phi_t;
+  for (int k = 0; k < solved_count_; ++k) {
     const BodyStateView s = body_view(y, k);
-    const RigidBody& b = model_.bodies[k];
+    const RigidBody& b = model.bodies[k];
     const Eigen::Matrix3d& A = constraints_.bodies[static_cast<std::size_t>(k)].A;  // evaluate_all_constraints'
     rotation_[k] = A;
     const Eigen::Vector3d w = s.w_body();
     z_dot_.segment<3>(6 * k) = s.v();
     z_dot_.segment<3>(6 * k + 3) = w;
-    q_.segment<3>(6 * k) = loads_[k].force + b.mass * model_.gravity;
-    q_.segment<3>(6 * k + 3) = A.transpose() * loads_[k].torque - w.cross(b.inertia * w);
+    q_.segment<3>(6 * k) = loads[k].force + b.mass * model.gravity;
+    q_.segment<3>(6 * k + 3) = A.transpose() * loads[k].torque - w.cross(b.inertia * w);
     m_inv_q_.segment<3>(6 * k) = q_.segment<3>(6 * k) / b.mass;
     m_inv_q_.segment<3>(6 * k + 3) = inverse_inertia_[k] * q_.segment<3>(6 * k + 3);
+    const Eigen::Matrix<double, 6, 1> drive = m_inv_q_.segment<6>(6 * k) + 2 * stab_.alpha * z_dot_.segment<6>(6 * k);
     const std::vector<int>& rows = body_rows_[k];
-    RowsBy6& Jk = body_jacobian_[k];
-    for (std::size_t a = 0; a < rows.size(); ++a)
-      Jk.row(static_cast<int>(a)) = constraints_.jacobian.block<1, 6>(rows[a], 6 * k);
-    body_weighted_[k].leftCols<3>() = Jk.leftCols<3>() / b.mass;  // Phi_z M^-1, this body's columns
-    body_weighted_[k].rightCols<3>() = Jk.rightCols<3>().lazyProduct(inverse_inertia_[k]);  // symmetric
-  }
-  const int m = static_cast<int>(lambda_.size());
-  if (m > 0) {
-    // (Phi_z M^-1 Phi_z^T) lambda = Phi_z M^-1 Q - gamma + 2 alpha Phi_dot + beta^2 Phi, body by body
-    const std::vector<int>& first = cholesky_.first();  // the lower triangle's envelope
-    for (int r = 0; r < m; ++r) {
-      const int f = first[static_cast<std::size_t>(r)];
-      schur_.row(r).segment(f, r + 1 - f).setZero();
+    double* weighted = weighted_.data() + 6 * weighted_first_[static_cast<std::size_t>(k)];
+    for (std::size_t a = 0; a < rows.size(); ++a, weighted += 6) {
+      const Eigen::Map<const Row6> J(jacobian + rows[a] * stride + 6 * k);
+      Eigen::Map<Row6> W(weighted);  // Phi_z M^-1, this body's columns (its inertia symmetric)
+      W.head<3>() = J.head<3>() / b.mass;
+      W.tail<3>() = J.tail<3>() * inverse_inertia_[k];
+      rhs_[rows[a]] += J.dot(drive.transpose());
     }
-    rhs_ = stab_.beta * stab_.beta * constraints_.phi - constraints_.gamma + 2 * stab_.alpha * constraints_.phi_t;
-    // Only the lower triangle: the Cholesky reads no more. Each body's rows are ascending.
-    for (int k = 0; k < body_count_; ++k) {
-      const std::vector<int>& rows = body_rows_[k];
-      const RowsBy6 &Jk = body_jacobian_[k], &Wk = body_weighted_[k];
-      const Eigen::Matrix<double, 6, 1> drive = m_inv_q_.segment<6>(6 * k) + 2 * stab_.alpha * z_dot_.segment<6>(6 * k);
-      for (int a = 0; a < static_cast<int>(rows.size()); ++a) {
-        rhs_[rows[a]] += Jk.row(a).dot(drive);
-        for (int c = 0; c <= a; ++c) schur_(rows[a], rows[c]) += Wk.row(a).dot(Jk.row(c));
-      }
+  }
+  if (m > 0) {
+    // The lower triangle, within the envelope (the Cholesky reads no more), each entry once.
+    const double* weighted = weighted_.data();
+    double* schur = schur_.data();
+    for (const SchurEntry& e : schur_entries_) {
+      double sum = 0;
+      if (e.terms > 0) sum += dot6(weighted + e.weighted[0], jacobian + e.jacobian[0]);
+      if (e.terms > 1) sum += dot6(weighted + e.weighted[1], jacobian + e.jacobian[1]);
+      schur[e.index] = sum;
     }
     // An inactive surface joint's row is zero: a unit diagonal gives it a zero multiplier.
     for (std::size_t k = 0; k < surface_rows_.size(); ++k)
@@ -129,13 +186,19 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
       lambda_ = ldlt_.solve(rhs_);
     }
   }
-  acc_ = m_inv_q_;
-  for (int k = 0; k < body_count_ && m > 0; ++k) {
+  // zdd = M^-1 Q - (Phi_z M^-1)^T lambda, body by body.
+  acc = m_inv_q_;
+  for (int k = 0; k < solved_count_ && m > 0; ++k) {
     const std::vector<int>& rows = body_rows_[k];
-    for (std::size_t a = 0; a < rows.size(); ++a) body_lambda_[k][static_cast<int>(a)] = lambda_[rows[a]];
-    acc_.segment<6>(6 * k).noalias() -= body_weighted_[k].transpose().lazyProduct(body_lambda_[k]);
+    const double* weighted = weighted_.data() + 6 * weighted_first_[static_cast<std::size_t>(k)];
+    Row6 sum = Row6::Zero();
+    for (std::size_t a = 0; a < rows.size(); ++a, weighted += 6) sum += lambda_[rows[a]] * Eigen::Map<const Row6>(weighted);
+    acc.segment<6>(6 * k) -= sum.transpose();
   }
+}
 
+// Every body's state rates: r' = v, the Euler parameters' from w', and its accelerations acc_.
+void Dynamics::write_rates(const double* y, double* ydot) {
   for (int k = 0; k < body_count_; ++k) {
     const double* b = y + kBodyStateSize * k;
     double* d = ydot + kBodyStateSize * k;
@@ -159,13 +222,38 @@ BodyLoad Dynamics::joint_reaction(int joint) const {
   const Joint& j = model_.joints[static_cast<std::size_t>(joint)];
   BodyLoad load;
   if (j.body_j == kGround) return load;
-  const int rows = surfdb::constraint_count(j.type), first = first_row_[static_cast<std::size_t>(joint)];
+  const int reduced = welds_.reduced_joint(joint);
+  if (reduced < 0) return weld_reaction(joint);
+  const int rows = surfdb::constraint_count(j.type), first = first_row_[static_cast<std::size_t>(reduced)];
+  const int body = welds_.reduced_body(j.body_j);
   // The constraint's generalized force on body j: -Phi_z^T lambda over the joint's rows.
   const Eigen::Matrix<double, 6, 1> q =
-      -constraints_.jacobian.block(first, 6 * j.body_j, rows, 6).transpose() * lambda_.segment(first, rows);
+      -constraints_.jacobian.block(first, 6 * body, rows, 6).transpose() * lambda_.segment(first, rows);
   load.force = q.head<3>();
-  load.torque = rotation_[static_cast<std::size_t>(j.body_j)] * q.tail<3>();
+  load.torque = rotation_[static_cast<std::size_t>(body)] * q.tail<3>();
+  if (welds_.alone(j.body_j)) return load;
+  // Solved about the composite's centre of mass: moved to body j's.
+  const Eigen::Map<const Eigen::Vector3d> r_c(y_reduced_.data() + kBodyStateSize * body);
+  load.torque += (r_c - body_view(y_last_.data(), j.body_j).r()).cross(load.force);
   return load;
+}
+
+// What holds a merged member to its composite: its own Newton-Euler equations less the loads on it,
+// F = m a - F_applied - m g and T = A (I alpha' + w' x I w') - T_applied (I its inertia, body axes).
+BodyLoad Dynamics::weld_reaction(int joint) const {
+  const Joint& j = model_.joints[static_cast<std::size_t>(joint)];
+  const int member = welds_.member_of(joint);
+  const RigidBody& b = model_.bodies[static_cast<std::size_t>(member)];
+  const BodyStateView s = body_view(y_last_.data(), member);
+  const BodyLoad& applied = loads_[static_cast<std::size_t>(member)];
+  const Eigen::Vector3d w = s.w_body(), alpha = acc_.segment<3>(6 * member + 3);
+  BodyLoad load;
+  load.force = b.mass * (acc_.segment<3>(6 * member) - model_.gravity) - applied.force;
+  load.torque = s.orientation().toRotationMatrix() * (b.inertia * alpha + w.cross(b.inertia * w)) - applied.torque;
+  if (member == j.body_j) return load;
+  // Body j is the base: the opposite load, its torque about the base's centre of mass.
+  const Eigen::Vector3d arm = s.r() - body_view(y_last_.data(), j.body_j).r();
+  return BodyLoad{-load.force, -load.torque - arm.cross(load.force)};
 }
 
 double Dynamics::kinetic_energy(const double* y) const {
@@ -185,8 +273,15 @@ double Dynamics::potential_energy(const double* y) const {
 }
 
 double Dynamics::position_violation(double t, const double* y) {
-  evaluate_all_constraints(t, y);
-  return constraints_.phi.size() ? constraints_.phi.cwiseAbs().maxCoeff() : 0.0;
+  const auto largest = [](const Eigen::VectorXd& phi) { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; };
+  if (welds_.empty()) {
+    evaluate_all_constraints(t, y, y);
+    return largest(constraints_.phi);
+  }
+  welds_.reduce_state(y, y_reduced_.data());
+  evaluate_all_constraints(t, y, y_reduced_.data());
+  evaluate_constraints(model_, t, y, model_constraints_);  // the merged welds' too
+  return std::max(largest(constraints_.phi), largest(model_constraints_.phi));
 }
 
 void Dynamics::normalise(double* y) const {
@@ -195,6 +290,7 @@ void Dynamics::normalise(double* y) const {
     const double n = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
     for (int c = 0; c < 4; ++c) p[c] /= n;
   }
+  welds_.project(y);
 }
 
 }  // namespace surfdb

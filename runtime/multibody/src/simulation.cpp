@@ -18,8 +18,10 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Sta
   find_joint_groups();
   for (ContactPair& p : pairs) {
     p.default_effective_mass(effective_mass(model_, p.spec().body_i, p.spec().body_j));
+    for (int b : {p.spec().body_i, p.spec().body_j}) state_bodies_.push_back(b);
     contacts_.emplace_back(std::move(p));
   }
+  list_state_bodies();
   idle_.assign(contacts_.size(), 0);
   power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
@@ -35,8 +37,11 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
     contacts_.emplace_back(std::move(c), surfaces_, model_);
     grouped_ |= contacts_.back().single() == nullptr;
   }
-  for (std::size_t s = 0; s < surfaces_.size(); ++s)
+  for (std::size_t s = 0; s < surfaces_.size(); ++s) {
     if (surfaces_[s].bounded()) bounded_.push_back(static_cast<int>(s));
+    state_bodies_.push_back(surfaces_[s].body);  // every contact and surface joint is between surfaces
+  }
+  list_state_bodies();
   boxes_.resize(bounded_.size());
   spheres_.resize(bounded_.size());
   power_.resize(contacts_.size());
@@ -171,8 +176,15 @@ void Simulation::add_parameter_blocks(JacobianBlocks& blocks) const {
   }
 }
 
+// The bodies whose states the contacts and surface joints read, once each, in order.
+void Simulation::list_state_bodies() {
+  std::erase(state_bodies_, kGround);
+  std::sort(state_bodies_.begin(), state_bodies_.end());
+  state_bodies_.erase(std::unique(state_bodies_.begin(), state_bodies_.end()), state_bodies_.end());
+}
+
 void Simulation::update_body_states(const double* y) {
-  for (std::size_t b = 0; b < states_.size(); ++b) states_[b] = body_view(y, static_cast<int>(b)).body_state();
+  for (int b : state_bodies_) states_[static_cast<std::size_t>(b)] = body_view(y, b).body_state();
 }
 
 const BodyState& Simulation::state_of(int body) const {

@@ -92,7 +92,8 @@ class Simulation : public OdeSystem {
   std::size_t broad_phase_pairs() const { return broad_phase_pairs_; }
 
  private:
-  void update_body_states(const double* y);
+  void list_state_bodies();
+  void update_body_states(const double* y);  // of state_bodies_
   const BodyState& state_of(int body) const;  // at the current evaluation; the ground at rest
   template <class Visit>
   void for_each_pair(Visit&& visit);
@@ -117,7 +118,8 @@ class Simulation : public OdeSystem {
   bool surface_forces_known_ = false; // a derivative has run since construction
   LoadFunction loads_;
   std::vector<double> power_;         // dissipated power per contact at the current evaluation
-  std::vector<BodyState> states_;     // per body at the current evaluation
+  std::vector<BodyState> states_;     // per body at the current evaluation (state_bodies_' only)
+  std::vector<int> state_bodies_;     // the bodies that carry a surface or take part in a contact
   std::vector<int> bounded_;          // surfaces the broad phase sorts
   std::vector<Aabb> boxes_;           // theirs, world
   std::vector<Sphere> spheres_;       // theirs, world (centre and radius)

@@ -127,6 +127,15 @@ TEST_CASE("a fixed joint merges when one of its bodies is in nothing else") {
   grounded.joints[3].body_i = kGround;
   CHECK(WeldedBodies(grounded, true).reduced_joint(3) >= 0);
   CHECK(WeldedBodies(s.model, false).empty());
+
+  MultibodyModel driven = s.model;  // a joint and its driver after the merged welds, renumbered
+  driven.joints.push_back(joint_between(JointType::revolute, kGround, 4, s.at, s.at[4].r, Matrix3d::Identity()));
+  driven.drivers = {{"motor", 4, DriverType::angle, DriverFunction{}}};
+  const WeldedBodies renumbered(driven, true);
+  CHECK(renumbered.reduced_joint(4) == 1);
+  CHECK(renumbered.reduced().drivers[0].joint == 1);
+  CHECK(renumbered.reduced().joints[1].body_j == 1);  // right, now part of left's composite
+  CHECK(renumbered.member_of(3) == 3);                 // right is jointed elsewhere: left is the member
 }
 
 TEST_CASE("a free welded pair moves as one rigid body: momentum and the composite's inertia by hand") {
@@ -162,6 +171,31 @@ TEST_CASE("a free welded pair moves as one rigid body: momentum and the composit
   }
 }
 
+TEST_CASE("a merged body off its place is pulled back as the joints' stabilisation would") {
+  const Scene s = welded_scene();
+  const Stabilisation gains{5, 7, 100};
+  Dynamics merged(s.model, gains);
+  std::vector<double> y = s.y, at_place(y.size()), off_place(y.size());
+  merged.derivative(0, y.data(), at_place.data());
+  // The cup 1 mm off and 0.1 m/s too fast along x, a turn of 1e-3 rad about its own z and 0.2 rad/s
+  // too fast about it: the composite moves as before (no loads), the cup's accelerations change by
+  // -2 alpha e_dot - beta^2 e.
+  const Vector3d shift(1e-3, 0, 0), too_fast(0.1, 0, 0), turn(0, 0, 1e-3), spin(0, 0, 0.2);
+  double* cup = y.data() + kBodyStateSize;
+  const Quaterniond q = Quaterniond(cup[3], cup[4], cup[5], cup[6]) * Quaterniond(Eigen::AngleAxisd(turn.norm(), turn.normalized()));
+  for (int k = 0; k < 3; ++k) cup[k] += shift[k], cup[7 + k] += too_fast[k], cup[10 + k] += spin[k];
+  cup[3] = q.w(), cup[4] = q.x(), cup[5] = q.y(), cup[6] = q.z();
+  merged.derivative(0, y.data(), off_place.data());
+  const double* a = at_place.data() + kBodyStateSize;
+  const double* b = off_place.data() + kBodyStateSize;
+  const Vector3d linear = -2 * gains.alpha * too_fast - gains.beta * gains.beta * shift;
+  const Vector3d angular = -2 * gains.alpha * spin - gains.beta * gains.beta * turn;
+  CHECK((Vector3d(b[7], b[8], b[9]) - Vector3d(a[7], a[8], a[9]) - linear).norm() < 1e-9);
+  CHECK((Vector3d(b[10], b[11], b[12]) - Vector3d(a[10], a[11], a[12]) - angular).norm() < 1e-6 * angular.norm());
+  CHECK(largest_difference(std::vector<double>(at_place.begin(), at_place.begin() + kBodyStateSize),
+                           std::vector<double>(off_place.begin(), off_place.begin() + kBodyStateSize)) == 0);
+}
+
 TEST_CASE("merged and constrained welds give the same accelerations and joint reactions") {
   const Scene s = welded_scene();
   Dynamics merged(s.model), constrained(s.model, {}, Welds::constrain);
@@ -191,6 +225,9 @@ TEST_CASE("a merged body is put back where its weld holds it after each step, an
   merged.normalise(y.data());
   CHECK(merged.position_violation(0, y.data()) < 1e-15);
   CHECK(largest_difference(y, s.y) < 1e-14);
+  for (int c = 3; c < 7; ++c) y[kBodyStateSize * 1 + c] = -y[kBodyStateSize * 1 + c];  // the same rotation
+  merged.normalise(y.data());
+  CHECK(y[kBodyStateSize * 1 + 3] == doctest::Approx(-s.y[kBodyStateSize * 1 + 3]).epsilon(1e-14));
 
   // Half a second of gravity and the loads: the spherical pendulum and the free pair, both ways.
   std::vector<double> ym = s.y, yc = s.y;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "surfdb/multibody/multibody_state.hpp"
 
@@ -89,8 +90,11 @@ void Dynamics::plan_schur() {
         const std::vector<int>& rows = body_rows_[static_cast<std::size_t>(k)];
         const auto a = std::find(rows.begin(), rows.end(), r);
         if (a == rows.end() || std::find(rows.begin(), rows.end(), c) == rows.end()) continue;
+        if (entry.terms == 2)
+          throw std::logic_error("Dynamics: equations " + std::to_string(c) + " and " + std::to_string(r) +
+                                 " share more than two bodies");
         entry.weighted[entry.terms] = 6 * (weighted_first_[static_cast<std::size_t>(k)] + static_cast<int>(a - rows.begin()));
-        entry.jacobian[entry.terms++] = c * stride + 6 * k;  // an equation touches two bodies at most
+        entry.jacobian[entry.terms++] = c * stride + 6 * k;
       }
       schur_entries_.push_back(entry);
     }
@@ -127,6 +131,7 @@ void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFun
       welds_.body_acceleration(k, rotation_[static_cast<std::size_t>(r)], Eigen::Vector3d(w[0], w[1], w[2]),
                                reduced_acc_.data() + 6 * r, acc_.data() + 6 * k);
     }
+    welds_.pull_back(y, stab_.alpha, stab_.beta, acc_.data());
     std::copy(y, y + state_size(), y_last_.begin());
   }
   write_rates(y, ydot);
@@ -273,15 +278,16 @@ double Dynamics::potential_energy(const double* y) const {
 }
 
 double Dynamics::position_violation(double t, const double* y) {
-  const auto largest = [](const Eigen::VectorXd& phi) { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; };
+  const auto largest = [](const auto& phi) { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; };
   if (welds_.empty()) {
     evaluate_all_constraints(t, y, y);
     return largest(constraints_.phi);
   }
   welds_.reduce_state(y, y_reduced_.data());
   evaluate_all_constraints(t, y, y_reduced_.data());
-  evaluate_constraints(model_, t, y, model_constraints_);  // the merged welds' too
-  return std::max(largest(constraints_.phi), largest(model_constraints_.phi));
+  evaluate_constraints(model_, t, y, model_constraints_);  // the merged welds' too; not the surface joints'
+  const int rows = model_.constraint_count() - static_cast<int>(model_.surface_joints.size());
+  return std::max(largest(constraints_.phi), largest(model_constraints_.phi.head(rows)));
 }
 
 void Dynamics::normalise(double* y) const {
@@ -292,5 +298,7 @@ void Dynamics::normalise(double* y) const {
   }
   welds_.project(y);
 }
+
+void Dynamics::place_welded(double* y) const { welds_.project(y); }
 
 }  // namespace surfdb

@@ -39,14 +39,14 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surface
   }
   for (std::size_t s = 0; s < surfaces_.size(); ++s) {
     if (surfaces_[s].bounded()) bounded_.push_back(static_cast<int>(s));
-    state_bodies_.push_back(surfaces_[s].body);  // every contact and surface joint is between surfaces
+    state_bodies_.push_back(surfaces_[s].body);  // every contact is between surfaces
   }
-  list_state_bodies();
   boxes_.resize(bounded_.size());
   spheres_.resize(bounded_.size());
   power_.resize(contacts_.size());
   loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
   make_surface_joints();
+  list_state_bodies();
 }
 
 void Simulation::make_surface_joints() {
@@ -54,6 +54,7 @@ void Simulation::make_surface_joints() {
   surface_joints_.reserve(model_.surface_joints.size());
   const int first = dynamics_.state_size() + static_cast<int>(contacts_.size());
   for (const SurfaceJointSpec& spec : model_.surface_joints) {
+    for (int b : {spec.body_i, spec.body_j}) state_bodies_.push_back(b);
     surface_joints_.emplace_back(spec, surfaces_, model_);
     if (spec.release_to >= 0) idle_.at(static_cast<std::size_t>(spec.release_to)) = 1;
     const int states = surface_joints_.back().state_count();

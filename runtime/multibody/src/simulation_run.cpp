@@ -54,6 +54,7 @@ void check(const RunSettings& s) {
 RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& settings, RunObserver& observer) {
   check(settings);
   y.resize(static_cast<std::size_t>(size()), 0.0);
+  dynamics_.place_welded(y.data());
   start_surface_joints(y.data());
   RunStatistics stats;
   const std::clock_t cpu0 = std::clock();

@@ -1,5 +1,7 @@
 #include "surfdb/multibody/welded_bodies.hpp"
 
+#include <algorithm>
+
 #include "surfdb/multibody/dynamics.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
 
@@ -179,24 +181,44 @@ void WeldedBodies::body_acceleration(int body, const Matrix3d& A_c, const Vector
   for (int k = 0; k < 3; ++k) acc[k] = linear[k], acc[3 + k] = angular[k];
 }
 
+WeldedBodies::Place WeldedBodies::place_of(const Member& m, const double* y) const {
+  const Placement &pm = placement_[static_cast<std::size_t>(m.body)], &pb = placement_[static_cast<std::size_t>(m.base)];
+  const double* b = y + kBodyStateSize * m.base;
+  const Quaterniond base(b[3], b[4], b[5], b[6]);
+  const Matrix3d A = base.normalized().toRotationMatrix();
+  const Vector3d d = pm.offset - pb.offset;  // the member's centre of mass from the base's, base axes
+  const Vector3d w(b[10], b[11], b[12]);
+  Place p;
+  p.r = Vector3d(b[0], b[1], b[2]) + A * d;
+  p.v = Vector3d(b[7], b[8], b[9]) + A * w.cross(d);
+  p.q = base * pm.turn;
+  p.w = pm.rotation.transpose() * w;
+  // The same rotation either sign: keep the one the member has, so its parameters run on.
+  const double* s = y + kBodyStateSize * m.body;
+  if (p.q.w() * s[3] + p.q.x() * s[4] + p.q.y() * s[5] + p.q.z() * s[6] < 0) p.q.coeffs() = -p.q.coeffs();
+  return p;
+}
+
 void WeldedBodies::project(double* y) const {
   for (const Member& m : merged_) {
-    const Placement &pm = placement_[static_cast<std::size_t>(m.body)], &pb = placement_[static_cast<std::size_t>(m.base)];
-    const double* b = y + kBodyStateSize * m.base;
-    double* s = y + kBodyStateSize * m.body;
-    const Quaterniond base(b[3], b[4], b[5], b[6]);
-    const Matrix3d A = base.normalized().toRotationMatrix();
-    const Vector3d d = pm.offset - pb.offset;  // the member's centre of mass from the base's, base axes
-    const Vector3d w(b[10], b[11], b[12]);
-    const Vector3d r = Vector3d(b[0], b[1], b[2]) + A * d;
-    const Vector3d v = Vector3d(b[7], b[8], b[9]) + A * w.cross(d);
-    const Vector3d w_member = pm.rotation.transpose() * w;
-    Quaterniond q = base * pm.turn;
-    // The same rotation either sign: keep the one the member had, so its parameters run on.
-    if (q.w() * s[3] + q.x() * s[4] + q.y() * s[5] + q.z() * s[6] < 0) q.coeffs() = -q.coeffs();
-    const double values[kBodyStateSize] = {r.x(), r.y(), r.z(), q.w(), q.x(), q.y(), q.z(),
-                                           v.x(), v.y(), v.z(), w_member.x(), w_member.y(), w_member.z()};
-    for (int k = 0; k < kBodyStateSize; ++k) s[k] = values[k];
+    const Place p = place_of(m, y);
+    const double values[kBodyStateSize] = {p.r.x(), p.r.y(), p.r.z(), p.q.w(), p.q.x(), p.q.y(), p.q.z(),
+                                           p.v.x(), p.v.y(), p.v.z(), p.w.x(), p.w.y(), p.w.z()};
+    std::copy(values, values + kBodyStateSize, y + kBodyStateSize * m.body);
+  }
+}
+
+void WeldedBodies::pull_back(const double* y, double alpha, double beta, double* acc) const {
+  for (const Member& m : merged_) {
+    const Place p = place_of(m, y);
+    const BodyStateView s = body_view(y, m.body);
+    // The rotation from where the member should be to where it is, its own axes: 2 vec(q_p^-1 q).
+    const Quaterniond error = p.q.conjugate() * Quaterniond(s.y[3], s.y[4], s.y[5], s.y[6]);
+    const Vector3d turned = (error.w() < 0 ? -2.0 : 2.0) * error.vec();
+    double* a = acc + 6 * m.body;
+    const Vector3d linear = 2 * alpha * (s.v() - p.v) + beta * beta * (s.r() - p.r);
+    const Vector3d angular = 2 * alpha * (s.w_body() - p.w) + beta * beta * turned;
+    for (int k = 0; k < 3; ++k) a[k] -= linear[k], a[3 + k] -= angular[k];
   }
 }
 

@@ -91,6 +91,8 @@ class Dynamics : public OdeSystem {
   /// Scales every body's Euler parameters back to unit length and puts each merged body where its
   /// weld holds it (after an accepted step).
   void normalise(double* y) const override;
+  /// Puts each merged body where its weld holds it (a run's initial state).
+  void place_welded(double* y) const;
 
  private:
   // The equations are solved for the reduced bodies (welded_bodies.hpp: the bodies themselves when

@@ -1,10 +1,10 @@
 // Bodies held together by a fixed joint move as one rigid body. The dynamics merges each such group
 // into a composite body and solves the equations of motion for the composites, without the weld's
 // six equations; every body's state is still integrated, its accelerations following from its
-// composite's by rigid-body kinematics. After each fixed step (Dynamics::normalise) a merged body's
-// state is set from its base's (project()). Variable-step integrators take no such correction: a
-// merged body follows by integration, off its place by their error at most (the run's constraint
-// drift includes the welds).
+// composite's by rigid-body kinematics, plus a pull back to its place with the joints' Baumgarte
+// gains (pull_back()). After each fixed step (Dynamics::normalise) and at a run's start, a merged
+// body's state is set from its base's (project()); the variable-step integrators, which take no
+// such correction, rely on the pull back (the run's constraint drift includes the welds).
 //
 // A fixed joint between two bodies merges when one of them, the member, takes part in no other
 // joint, no driver and no surface joint; the other, the base, must carry no surface joint (whose
@@ -62,6 +62,10 @@ class WeldedBodies {
                          double* acc) const;
   /// Sets each member's state in y from its base's: where the composite puts it.
   void project(double* y) const;
+  /// Adds to each member's accelerations in `acc` (6 a body, as body_acceleration's) the pull back
+  /// to where its base puts it, as the joints' Baumgarte stabilisation would: -2 alpha e_dot -
+  /// beta^2 e, e its position (m) and rotation (rad, its axes) from there.
+  void pull_back(const double* y, double alpha, double beta, double* acc) const;
 
  private:
   struct Placement {
@@ -74,6 +78,11 @@ class WeldedBodies {
   struct Member {
     int body = 0, base = 0;
   };
+  struct Place {  // where a member's base puts it: a state's four parts
+    Eigen::Vector3d r, v, w;
+    Eigen::Quaterniond q;
+  };
+  Place place_of(const Member& m, const double* y) const;
 
   void find_members(const MultibodyModel& model, std::vector<int>& base_of);
   void place_bodies(const MultibodyModel& model, const std::vector<int>& base_of);

@@ -26,13 +26,13 @@ struct FreeformContact::Local {
   Eigen::Vector3d p, n, t, b, p_u, p_v, n_u, n_v;
 };
 
-namespace {
-
 // A frame placed in another: x_outer = offset + rotation * x_inner, metres.
-struct Placement {
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
-  Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+struct FreeformContact::Placement {
+  Eigen::Matrix3d rotation;
+  Eigen::Vector3d offset;
 };
+
+namespace {
 
 // Successive iterates clamped at a bound of a parameter domain before the contact counts as
 // having left the surface (one may be a Newton overshoot that the next step takes back).
@@ -40,11 +40,6 @@ constexpr int kClampedIterationsToLeave = 2;
 // An answer whose normals are less opposed than this (n_i . n_j above it, i.e. more than 60
 // degrees from anti-parallel) is no common normal: the solve reports it singular.
 constexpr double kMostOpposedCosine = -0.5;
-
-// Where a surface's frame is in the world: origin and axes.
-Placement surface_in_world(const Pose& pose, const SurfaceMount& mount) {
-  return {pose.A * mount.rotation, pose.r + pose.A * mount.offset};
-}
 
 }  // namespace
 
@@ -95,8 +90,7 @@ FreeformContact::Local FreeformContact::query_i(double u, double v, const Eigen:
   return w;
 }
 
-bool FreeformContact::far_apart(const Pose& pose_i, const Pose& pose_j, double& gap) {
-  const Placement frame_i = surface_in_world(pose_i, side_i_.mount), frame_j = surface_in_world(pose_j, side_j_.mount);
+bool FreeformContact::far_apart(const Placement& frame_i, const Placement& frame_j, double& gap) const {
   const auto centre = [](const Side& s, const Placement& frame) {
     return Eigen::Vector3d(frame.offset + frame.rotation * (s.scale * s.tree->bounding_centre()));
   };
@@ -195,10 +189,9 @@ FreeformContact::Outcome FreeformContact::iterate(const Eigen::Matrix3d& R_ij, c
   return Outcome::no_convergence;
 }
 
-ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& body_j) {
+ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& body_j, const Placement& frame_i,
+                                     const Placement& frame_j) {
   ContactResult r;
-  const Placement frame_i = surface_in_world(body_i.pose, side_i_.mount);
-  const Placement frame_j = surface_in_world(body_j.pose, side_j_.mount);
   const Eigen::Matrix3d R_ij = frame_j.rotation.transpose() * frame_i.rotation;
   const Eigen::Vector3d o_ij = frame_j.rotation.transpose() * (frame_i.offset - frame_j.offset);
   Local wi, wj;
@@ -249,20 +242,25 @@ ContactShapes FreeformContact::shapes() {
 }
 
 ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState& body_j) {
+  // Where each surface's frame is in the world, once for the whole evaluation.
+  const auto in_world = [](const Pose& pose, const SurfaceMount& mount) {
+    return Placement{pose.A * mount.rotation, pose.r + pose.A * mount.offset};
+  };
+  const Placement frame_i = in_world(body_i.pose, side_i_.mount), frame_j = in_world(body_j.pose, side_j_.mount);
   double gap = 0;
-  if (far_apart(body_i.pose, body_j.pose, gap)) {
+  if (far_apart(frame_i, frame_j, gap)) {
     ContactResult r;
     r.gap = gap;
     return r;
   }
   const bool warm = have_guess_;
   if (!warm) global_search(body_i.pose, body_j.pose);
-  ContactResult r = solve(body_i, body_j);
+  ContactResult r = solve(body_i, body_j, frame_i, frame_j);
   const bool failed = r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular;
   if (failed && warm) {  // the warm start was off: once more from the global search
     global_search(body_i.pose, body_j.pose);
     const int spent = r.iterations;
-    r = solve(body_i, body_j);
+    r = solve(body_i, body_j, frame_i, frame_j);
     r.iterations += spent;
   }
   have_guess_ = !(r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular);

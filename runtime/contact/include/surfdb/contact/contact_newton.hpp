@@ -63,16 +63,18 @@ class FreeformContact {
     double scale;  // metres per file unit
     const NodeTree* tree;  // the database's, built at construction
   };
-  struct Local;   // one side's surface data in surface j's axes at the current iterate
+  struct Local;      // one side's surface data in surface j's axes at the current iterate
+  struct Placement;  // a surface's frame in the world
   enum class Outcome { finished, singular, no_convergence };
   static Eigen::Vector4d conditions(const Local& wi, const Local& wj);
   static Eigen::Matrix4d jacobian(const Local& wi, const Local& wj);
   Outcome iterate(const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij, Local& wi, Local& wj, int& iterations);
   Local query_j(double u, double v);
   Local query_i(double u, double v, const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij);
-  ContactResult solve(const BodyState& body_i, const BodyState& body_j);
+  ContactResult solve(const BodyState& body_i, const BodyState& body_j, const Placement& frame_i,
+                      const Placement& frame_j);
   void global_search(const Pose& pose_i, const Pose& pose_j);
-  bool far_apart(const Pose& pose_i, const Pose& pose_j, double& gap);
+  bool far_apart(const Placement& frame_i, const Placement& frame_j, double& gap) const;
 
   Side side_i_, side_j_;
   ContactOptions options_;

@@ -114,21 +114,24 @@ Row position_driver(const Kin& i, const Kin& j, const Joint& joint, const Driver
   return row;
 }
 
-// Adds to the row's block of body k, which write() has zeroed: the rest of the row stays zero.
-void put(ConstraintSet& out, int row, const Kin& k, const Vector3d& dr, const Vector3d& dth) {
+// Writes body k's six entries of a Jacobian row (row-major, contiguous): [dr, A^T dth]. `add` sums
+// them onto what is there instead (a row whose two sides are one body).
+void put(double* jacobian_row, const Kin& k, const Vector3d& dr, const Vector3d& dth, bool add) {
   if (k.index == kGround) return;
-  out.jacobian.block<1, 3>(row, 6 * k.index) += dr.transpose();
-  out.jacobian.block<1, 3>(row, 6 * k.index + 3) += (k.A.transpose() * dth).transpose();
+  Eigen::Map<Eigen::Matrix<double, 6, 1>> at(jacobian_row + 6 * k.index);
+  if (!add) at.setZero();
+  at.head<3>() += dr;
+  at.tail<3>() += k.A.transpose() * dth;  // in body axes: delta theta = A delta pi'
 }
 
+// Equation `row`, then the next row. The row's other bodies' entries stay as they are (zero).
 void write(ConstraintSet& out, int& row, const Kin& i, const Kin& j, const Row& r, double phi_t = 0) {
   out.phi[row] = r.phi;
   out.gamma[row] = r.gamma;
   out.phi_t[row] = phi_t;
-  for (const Kin* k : {&i, &j})
-    if (k->index != kGround) out.jacobian.block<1, 6>(row, 6 * k->index).setZero();
-  put(out, row, i, r.dr_i, r.dth_i);
-  put(out, row, j, r.dr_j, r.dth_j);
+  double* jacobian_row = out.jacobian.data() + static_cast<std::ptrdiff_t>(row) * out.jacobian.cols();
+  put(jacobian_row, i, r.dr_i, r.dth_i, false);
+  put(jacobian_row, j, r.dr_j, r.dth_j, j.index == i.index);
   ++row;
 }
 

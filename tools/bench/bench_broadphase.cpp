@@ -62,8 +62,8 @@ Scene pile(int n) {
     ball.radius = r;
     s.surfaces.push_back(ball);
   }
-  ContactGroupSpec balls{.name = "balls", .law = HuntCrossley{K, 1.5, 0.5}};
-  ContactGroupSpec in_bowl{.name = "bowl", .surfaces_j = {0}, .law = HuntCrossley{K, 1.5, 0.5}};
+  ContactGroupSpec balls{.name = "balls", .surfaces_i = {}, .surfaces_j = {}, .law = HuntCrossley{K, 1.5, 0.5}};
+  ContactGroupSpec in_bowl{.name = "bowl", .surfaces_i = {}, .surfaces_j = {0}, .law = HuntCrossley{K, 1.5, 0.5}};
   for (int b = 1; b <= n; ++b) balls.surfaces_i.push_back(b), balls.surfaces_j.push_back(b), in_bowl.surfaces_i.push_back(b);
   s.contacts = {balls, in_bowl};
   return s;

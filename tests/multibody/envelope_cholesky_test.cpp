@@ -1,4 +1,4 @@
-// EnvelopeCholesky on matrices made from a factor known in advance: S = L L^T built from a
+// EnvelopeCholesky (S = L D L^T) on matrices made from a Cholesky factor known in advance: S = L L^T built from a
 // lower-triangular L with positive diagonal and a given envelope has the same envelope, so S x = b
 // solved for x must give back the x that made b = L (L^T x). Also: entries outside the envelope
 // never read, an indefinite matrix refused.

@@ -18,11 +18,14 @@ EnvelopeCholesky::EnvelopeCholesky(std::vector<int> first) : first_(std::move(fi
   }
   column_start_.assign(static_cast<std::size_t>(m) + 1, 0);
   for (int j = 0; j < m; ++j) {
-    for (int i = j + 1; i < m; ++i)
-      if (first_[static_cast<std::size_t>(i)] <= j) column_rows_.push_back(i);
-    column_start_[static_cast<std::size_t>(j) + 1] = static_cast<int>(column_rows_.size());
+    for (int i = j + 1; i < m; ++i) {
+      const int f = std::max(first_[static_cast<std::size_t>(i)], first_[static_cast<std::size_t>(j)]);
+      if (first_[static_cast<std::size_t>(i)] <= j) entries_.push_back({i * m + j, i * m + f, j * m + f, j - f});
+    }
+    column_start_[static_cast<std::size_t>(j) + 1] = static_cast<int>(entries_.size());
   }
   l_ = RowMatrix::Zero(m, m);
+  u_ = RowMatrix::Zero(m, m);
   inverse_diagonal_ = Eigen::VectorXd::Zero(m);
 }
 
@@ -37,28 +40,24 @@ double dot(const double* a, const double* b, int n) {
 
 }  // namespace
 
-// Left-looking, by columns: L(j,j) = sqrt(S(j,j) - L(j,:) . L(j,:)), then for each later row i whose
-// envelope reaches column j, L(i,j) = (S(i,j) - L(i,:) . L(j,:)) / L(j,j). The dot products run over
-// the columns both rows hold, which are contiguous in row-major storage and start at the later of
-// the two rows' first columns. A column's entries are independent of one another, so the processor
-// overlaps their dot products, where by rows each entry waits for the one before it.
-// Each entry is the same expression either way: the factor is the same to the bit.
+// Left-looking, by columns: d_j = S(j,j) - L(j,:) . U(j,:), then for each later row i whose envelope
+// reaches column j, U(i,j) = S(i,j) - L(i,:) . U(j,:) and L(i,j) = U(i,j) / d_j. The dot products
+// run over the columns both rows hold, which are contiguous in row-major storage and start at the
+// later of the two rows' first columns. A column's entries are independent of one another, so the
+// processor overlaps their dot products; the next column waits only for d_j's reciprocal.
 bool EnvelopeCholesky::factorise(const RowMatrix& s) {
   const int m = size();
-  const int* first = first_.data();
-  double* l = l_.data();
+  const double* s_data = s.data();
+  double *l = l_.data(), *u = u_.data();
   for (int j = 0; j < m; ++j) {
-    const int fj = first[j];
-    double* lj = l + static_cast<std::ptrdiff_t>(j) * m;
-    const double pivot = s(j, j) - dot(lj + fj, lj + fj, j - fj);
+    const int diagonal = j * m + j, fj = first_[static_cast<std::size_t>(j)];
+    const double pivot = s_data[diagonal] - dot(l + (diagonal - j + fj), u + (diagonal - j + fj), j - fj);
     if (!(pivot > 0) || !std::isfinite(pivot)) return false;
-    lj[j] = std::sqrt(pivot);
-    const double inverse = inverse_diagonal_[j] = 1 / lj[j];
-    for (int k = column_start_[static_cast<std::size_t>(j)]; k < column_start_[static_cast<std::size_t>(j) + 1]; ++k) {
-      const int i = column_rows_[static_cast<std::size_t>(k)];
-      const int f = std::max(first[i], fj);
-      double* li = l + static_cast<std::ptrdiff_t>(i) * m;
-      li[j] = (s(i, j) - dot(li + f, lj + f, j - f)) * inverse;
+    const double inverse = inverse_diagonal_[j] = 1 / pivot;
+    const Entry* end = entries_.data() + column_start_[static_cast<std::size_t>(j) + 1];
+    for (const Entry* e = entries_.data() + column_start_[static_cast<std::size_t>(j)]; e != end; ++e) {
+      const double unscaled = u[e->index] = s_data[e->index] - dot(l + e->row_start, u + e->column_start, e->length);
+      l[e->index] = unscaled * inverse;
     }
   }
   return true;
@@ -69,13 +68,12 @@ void EnvelopeCholesky::solve_in_place(Eigen::VectorXd& b) const {
   double* x = b.data();
   for (int i = 0; i < m; ++i) {  // L y = b, row by row
     const int fi = first_[static_cast<std::size_t>(i)];
-    const double* li = l_.data() + static_cast<std::ptrdiff_t>(i) * m;
-    x[i] = (x[i] - dot(li + fi, x + fi, i - fi)) * inverse_diagonal_[i];
+    x[i] -= dot(l_.data() + static_cast<std::ptrdiff_t>(i) * m + fi, x + fi, i - fi);
   }
-  for (int i = m - 1; i >= 0; --i) {  // L^T x = y: row i of L is column i of L^T
+  for (int i = 0; i < m; ++i) x[i] *= inverse_diagonal_[i];  // D z = y
+  for (int i = m - 1; i >= 0; --i) {  // L^T x = z: row i of L is column i of L^T
     const int fi = first_[static_cast<std::size_t>(i)];
     const double* li = l_.data() + static_cast<std::ptrdiff_t>(i) * m;
-    x[i] *= inverse_diagonal_[i];
     for (int j = fi; j < i; ++j) x[j] -= li[j] * x[i];
   }
 }

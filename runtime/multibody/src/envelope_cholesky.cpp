@@ -20,7 +20,7 @@ EnvelopeCholesky::EnvelopeCholesky(std::vector<int> first) : first_(std::move(fi
   for (int j = 0; j < m; ++j) {
     for (int i = j + 1; i < m; ++i) {
       const int f = std::max(first_[static_cast<std::size_t>(i)], first_[static_cast<std::size_t>(j)]);
-      if (first_[static_cast<std::size_t>(i)] <= j) entries_.push_back({i * m + j, i * m + f, j * m + f, j - f});
+      if (first_[static_cast<std::size_t>(i)] <= j) entries_.push_back({i, i * m + j, i * m + f, j * m + f, j - f});
     }
     column_start_[static_cast<std::size_t>(j) + 1] = static_cast<int>(entries_.size());
   }
@@ -70,11 +70,17 @@ void EnvelopeCholesky::solve_in_place(Eigen::VectorXd& b) const {
     const int fi = first_[static_cast<std::size_t>(i)];
     x[i] -= dot(l_.data() + static_cast<std::ptrdiff_t>(i) * m + fi, x + fi, i - fi);
   }
-  for (int i = 0; i < m; ++i) x[i] *= inverse_diagonal_[i];  // D z = y
-  for (int i = m - 1; i >= 0; --i) {  // L^T x = z: row i of L is column i of L^T
-    const int fi = first_[static_cast<std::size_t>(i)];
-    const double* li = l_.data() + static_cast<std::ptrdiff_t>(i) * m;
-    for (int j = fi; j < i; ++j) x[j] -= li[j] * x[i];
+  // L^T x = D^-1 y from the last row up: x_i = y_i / d_i - sum over the rows k > i that column i
+  // reaches of L(k,i) x_k. The sum runs from the farthest row in, so that x_(i+1), the value
+  // computed last, enters last: each row waits for one product and two subtractions.
+  for (int i = m - 1; i >= 0; --i) {
+    const Entry* begin = entries_.data() + column_start_[static_cast<std::size_t>(i)];
+    double sum = 0;
+    for (const Entry* e = entries_.data() + column_start_[static_cast<std::size_t>(i) + 1]; e != begin;) {
+      --e;
+      sum += l_.data()[e->index] * x[e->row];
+    }
+    x[i] = x[i] * inverse_diagonal_[i] - sum;
   }
 }
 

@@ -39,6 +39,7 @@ class EnvelopeCholesky {
   // One entry (i,j) below the diagonal within the envelope: its index in row-major storage and its
   // dot product's start in rows i and j, f the later of the two rows' first columns.
   struct Entry {
+    int row;           // i
     int index;         // i * size() + j
     int row_start;     // i * size() + f
     int column_start;  // j * size() + f

@@ -4,7 +4,8 @@
 // kept), with analytic surfaces and with the paper's ball and cup as lookup tables; a ball sliding
 // off the top of a sphere leaves it where cos θ = (2 + v0² / (g L)) / 3, which the constraint
 // reports as its lift-off (and hands over to a compliant contact when asked); surfaces apart at
-// t = 0 and a redundant joint are refused with the gap and the rank.
+// t = 0 and a redundant joint are refused with the gap and the rank; beside a merged weld, the
+// joint is checked on the model's own equations and a variable-step run keeps the weld.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -93,6 +94,71 @@ TEST_CASE("surface joint: a ball sliding in a spherical cavity is a spherical pe
     check_pendulum({table_surface("ball", 0, test::ball_and_cup().ball), table_surface("cup", kGround, test::ball_and_cup().cup)},
                    1e-8);
   }
+}
+
+// The pendulum beside a welded pair flying free (bodies 1 and 2): the fixed joint merges, so the
+// equations solved number one, where the model's are seven; the joint's check at t = 0 must work on
+// the model's own rows (the surface joint's the seventh), and a variable step must keep the pair
+// welded while its centre of mass falls as a free body.
+TEST_CASE("surface joint: beside a merged weld, checked on the model's rows and run with a variable step") {
+  using Kind = ContactSurface::Kind;
+  MultibodyModel model = ball_model();
+  const double plate_mass = 0.3, weight_mass = 0.1;
+  model.bodies.push_back({"plate", plate_mass, Eigen::Vector3d(1e-3, 2e-3, 3e-3).asDiagonal()});
+  model.bodies.push_back({"weight", weight_mass, 1e-4 * Eigen::Matrix3d::Identity()});
+  const Eigen::Vector3d r_plate(1, 0, 0), r_weight(1, 0.1, 0.05), held(1, 0.05, 0);  // world, t = 0
+  // The plate starts unrotated (its axes the world's), the weight turned by q_weight.
+  const Eigen::Quaterniond q_weight(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, -1).normalized()));
+  const Eigen::Matrix3d A_weight = q_weight.toRotationMatrix();
+  Joint weld;
+  weld.name = "weld";
+  weld.type = JointType::fixed;
+  weld.body_i = 1;
+  weld.body_j = 2;
+  weld.frame_i.origin = held - r_plate;
+  weld.frame_j.origin = A_weight.transpose() * (held - r_weight);
+  weld.frame_j.axes = A_weight.transpose();
+  model.joints.push_back(weld);
+  const auto sim = joined({sphere_surface("ball", 0, kBall, Kind::sphere), sphere_surface("cup", kGround, kCavity, Kind::cavity)},
+                          {}, -1, model);
+  REQUIRE(sim->dynamics().surface_row(0) == 0);  // the weld merged: the surface joint's is the only equation
+
+  const double L = kCavity - kBall, theta0 = 0.35;
+  std::vector<double> y(3 * kBodyStateSize);
+  set_body_state(y.data(), 0, {L * std::sin(theta0), 0, -L * std::cos(theta0)}, Eigen::Quaterniond::Identity(),
+                 Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  // The pair thrown up and spinning, the weight's velocity the rigid motion's.
+  const Eigen::Vector3d v_plate(0.2, 0, 1.5), w(0.5, 3, 7);
+  set_body_state(y.data(), 1, r_plate, Eigen::Quaterniond::Identity(), v_plate, w);
+  set_body_state(y.data(), 2, r_weight, q_weight, v_plate + w.cross(r_weight - r_plate), A_weight.transpose() * w);
+  CHECK_NOTHROW(sim->check_surface_joints(y.data()));
+
+  const double total = plate_mass + weight_mass;
+  const Eigen::Vector3d c0 = (plate_mass * r_plate + weight_mass * r_weight) / total;
+  const Eigen::Vector3d v0 = (plate_mass * v_plate + weight_mass * (v_plate + w.cross(r_weight - r_plate))) / total;
+  const double period = 4 * std::sqrt(L / kG) * elliptic_k(std::sin(theta0 / 2));
+  Track track;
+  RunSettings run{.end_time = 1.1 * period, .integrator = IntegratorKind::adams};
+  run.cvode.relative_tolerance = 1e-10;
+  run.cvode.absolute_tolerance = 1e-13;
+  const RunStatistics stats = sim->run(y, run, track);
+  const double t = run.end_time;
+  const BodyStateView plate = body_view(y.data(), 1), weight = body_view(y.data(), 2);
+  const Eigen::Vector3d c = (plate_mass * plate.r() + weight_mass * weight.r()) / total;
+  const Eigen::Vector3d falling = c0 + v0 * t + 0.5 * t * t * model.gravity;
+  // Where the weld holds the weight: its offset from the plate turned with the plate.
+  const Eigen::Vector3d offset = plate.orientation().toRotationMatrix() * (r_weight - r_plate);
+  const Eigen::Quaterniond turn = (plate.orientation() * q_weight).conjugate() * weight.orientation();
+  MESSAGE("centre of mass " << (c - falling).norm() << " m from free fall; weight " << (weight.r() - plate.r() - offset).norm()
+                            << " m and " << 2 * turn.vec().norm() << " rad off its weld; " << stats.steps << " steps");
+  CHECK((c - falling).norm() < 1e-8);
+  CHECK((weight.r() - plate.r() - offset).norm() < 1e-9);
+  CHECK(2 * turn.vec().norm() < 1e-9);
+  CHECK((A_weight * weight.w_body() - plate.w_body()).norm() < 1e-8);
+  // The pendulum beside it swings on: one upward crossing of the bottom in 1.1 periods.
+  const std::vector<double> up = track.upward_crossings();
+  REQUIRE(up.size() == 1);
+  CHECK(stats.constraint_drift < 1e-8);
 }
 
 TEST_CASE("surface joint: a ball sliding off a sphere lifts off where the closed form says") {

@@ -286,7 +286,7 @@ double Dynamics::position_violation(double t, const double* y) {
   welds_.reduce_state(y, y_reduced_.data());
   evaluate_all_constraints(t, y, y_reduced_.data());
   evaluate_constraints(model_, t, y, model_constraints_);  // the merged welds' too; not the surface joints'
-  const int rows = model_.constraint_count() - static_cast<int>(model_.surface_joints.size());
+  const int rows = model_.surface_joint_row(0);  // the joints' and drivers'
   return std::max(largest(constraints_.phi), largest(model_constraints_.phi.head(rows)));
 }
 

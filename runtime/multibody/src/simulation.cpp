@@ -308,12 +308,11 @@ void Simulation::check_surface_joints(const double* y) {
   update_body_states(y);
   ConstraintSet set(model_);  // the model's equations, every joint's (the surface joints' last)
   evaluate_constraints(model_, 0, y, set);
-  const int first_surface_row = model_.constraint_count() - static_cast<int>(surface_joints_.size());
   for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
     SurfaceJoint& joint = surface_joints_[k];
     const SurfaceJointSpec& s = joint.spec();
     const ConstraintRow row = joint.row(state_of(s.body_i), state_of(s.body_j));
-    write_row(set, first_surface_row + static_cast<int>(k), y, s.body_i, s.body_j, row);
+    write_row(set, model_.surface_joint_row(static_cast<int>(k)), y, s.body_i, s.body_j, row);
     if (std::abs(row.phi) <= s.initial_gap_tolerance) continue;
     // Moving body i by -Phi n (or body j by +Phi n) closes the gap to first order.
     const Eigen::Vector3d& n = joint.plane().normal;

@@ -106,6 +106,8 @@ struct MultibodyModel {
 
   /// Equations: the joints', one per driver, one per surface joint (in that order).
   int constraint_count() const;
+  /// Surface joint k's equation's index among them: after every joint's and driver's.
+  int surface_joint_row(int k) const { return constraint_count() - static_cast<int>(surface_joints.size()) + k; }
 };
 
 /// The reduced mass m_i m_j / (m_i + m_j) of two bodies, kg (kGround: infinite mass).

@@ -1,7 +1,8 @@
-// EnvelopeCholesky (S = L D L^T) on matrices made from a Cholesky factor known in advance: S = L L^T built from a
-// lower-triangular L with positive diagonal and a given envelope has the same envelope, so S x = b
-// solved for x must give back the x that made b = L (L^T x). Also: entries outside the envelope
-// never read, an indefinite matrix refused.
+// EnvelopeCholesky (S = L D L^T) on matrices made from a Cholesky factor known in advance:
+// S = L L^T built from a lower-triangular L with positive diagonal and a given envelope has the
+// same envelope, so S x = b solved for x must give back the x that made b = L (L^T x). Also:
+// entries outside the envelope never read, an indefinite matrix refused, also where its diagonal
+// is positive.
 #include "surfdb/multibody/envelope_cholesky.hpp"
 
 #include <doctest/doctest.h>
@@ -59,6 +60,10 @@ TEST_CASE("EnvelopeCholesky refuses a matrix that is not positive definite") {
   EnvelopeCholesky chol(kFirst);
   CHECK_FALSE(chol.factorise(s));
   s(5, 5) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_FALSE(chol.factorise(s));
+  // A positive diagonal, but half of what the rows before need: pivot 5 is -0.5 L(5,:5) . L(5,:5).
+  s(5, 5) = 0.5 * l.row(5).head(5).squaredNorm();
+  REQUIRE(s(5, 5) > 0);
   CHECK_FALSE(chol.factorise(s));
 }
 

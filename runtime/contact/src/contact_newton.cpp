@@ -109,14 +109,12 @@ bool FreeformContact::far_apart(const Placement& frame_i, const Placement& frame
   return gap > 0;
 }
 
-void FreeformContact::global_search(const Pose& pose_i, const Pose& pose_j) {
+void FreeformContact::global_search(const Placement& frame_i, const Placement& frame_j) {
   ++global_searches_;
-  const Eigen::Matrix3d Ri = pose_i.A * side_i_.mount.rotation, Rj = pose_j.A * side_j_.mount.rotation;
-  const Eigen::Vector3d oi = pose_i.r + pose_i.A * side_i_.mount.offset;
-  const Eigen::Vector3d oj = pose_j.r + pose_j.A * side_j_.mount.offset;
   // Surface i's points (its file unit) in surface j's axes and unit.
-  const NodeTree::Similarity i_in_j{Rj.transpose() * Ri, side_i_.scale / side_j_.scale,
-                                    Rj.transpose() * (oi - oj) / side_j_.scale};
+  const Eigen::Matrix3d& Rj = frame_j.rotation;
+  const NodeTree::Similarity i_in_j{Rj.transpose() * frame_i.rotation, side_i_.scale / side_j_.scale,
+                                    Rj.transpose() * (frame_i.offset - frame_j.offset) / side_j_.scale};
   const NodeTree::NodePair start = side_i_.tree->closest(*side_j_.tree, i_in_j);
   const Header& hi = side_i_.binding.database().header();
   const Header& hj = side_j_.binding.database().header();
@@ -254,11 +252,11 @@ ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState
     return r;
   }
   const bool warm = have_guess_;
-  if (!warm) global_search(body_i.pose, body_j.pose);
+  if (!warm) global_search(frame_i, frame_j);
   ContactResult r = solve(body_i, body_j, frame_i, frame_j);
   const bool failed = r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular;
   if (failed && warm) {  // the warm start was off: once more from the global search
-    global_search(body_i.pose, body_j.pose);
+    global_search(frame_i, frame_j);
     const int spent = r.iterations;
     r = solve(body_i, body_j, frame_i, frame_j);
     r.iterations += spent;

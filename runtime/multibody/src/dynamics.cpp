@@ -182,7 +182,7 @@ void Dynamics::solve_accelerations(const double* y, const std::vector<BodyLoad>&
     for (std::size_t k = 0; k < surface_rows_.size(); ++k)
       if (!surface_rows_[k].active) schur_(first_surface_row_ + static_cast<int>(k), first_surface_row_ + static_cast<int>(k)) = 1;
     // Symmetric positive definite when the equations are independent (scenarios refuse redundant
-    // joints): Cholesky, with the pivoting LDLT only for a matrix that is not.
+    // joints): the envelope's L D L^T, with Eigen's pivoting LDLT only for a matrix that is not.
     if (cholesky_.factorise(schur_)) {
       lambda_ = rhs_;
       cholesky_.solve_in_place(lambda_);

@@ -44,7 +44,7 @@ double dot(const double* a, const double* b, int n) {
 // reaches column j, U(i,j) = S(i,j) - L(i,:) . U(j,:) and L(i,j) = U(i,j) / d_j. The dot products
 // run over the columns both rows hold, which are contiguous in row-major storage and start at the
 // later of the two rows' first columns. A column's entries are independent of one another, so the
-// processor overlaps their dot products; the next column waits only for d_j's reciprocal.
+// processor overlaps their dot products; the next column waits for d_j's reciprocal and L(j+1,j).
 bool EnvelopeCholesky::factorise(const RowMatrix& s) {
   const int m = size();
   const double* s_data = s.data();
@@ -56,7 +56,7 @@ bool EnvelopeCholesky::factorise(const RowMatrix& s) {
     const double inverse = inverse_diagonal_[j] = 1 / pivot;
     const Entry* end = entries_.data() + column_start_[static_cast<std::size_t>(j) + 1];
     for (const Entry* e = entries_.data() + column_start_[static_cast<std::size_t>(j)]; e != end; ++e) {
-      const double unscaled = u[e->index] = s_data[e->index] - dot(l + e->row_start, u + e->column_start, e->length);
+      const double unscaled = u[e->index] = s_data[e->index] - dot(l + e->row_i_start, u + e->row_j_start, e->length);
       l[e->index] = unscaled * inverse;
     }
   }
@@ -72,7 +72,7 @@ void EnvelopeCholesky::solve_in_place(Eigen::VectorXd& b) const {
   }
   // L^T x = D^-1 y from the last row up: x_i = y_i / d_i - sum over the rows k > i that column i
   // reaches of L(k,i) x_k. The sum runs from the farthest row in, so that x_(i+1), the value
-  // computed last, enters last: each row waits for one product and two subtractions.
+  // computed last, enters last: each row waits for one product, one addition and one subtraction.
   for (int i = m - 1; i >= 0; --i) {
     const Entry* begin = entries_.data() + column_start_[static_cast<std::size_t>(i)];
     double sum = 0;

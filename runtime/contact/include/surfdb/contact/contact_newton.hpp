@@ -73,7 +73,7 @@ class FreeformContact {
   Local query_i(double u, double v, const Eigen::Matrix3d& R_ij, const Eigen::Vector3d& o_ij);
   ContactResult solve(const BodyState& body_i, const BodyState& body_j, const Placement& frame_i,
                       const Placement& frame_j);
-  void global_search(const Pose& pose_i, const Pose& pose_j);
+  void global_search(const Placement& frame_i, const Placement& frame_j);
   bool far_apart(const Placement& frame_i, const Placement& frame_j, double& gap) const;
 
   Side side_i_, side_j_;

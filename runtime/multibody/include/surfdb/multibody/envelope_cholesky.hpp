@@ -7,8 +7,8 @@
 //
 // Unblocked and allocation-free after construction: for the few tens of equations of a mechanism,
 // short dot products along the envelope's rows cost a fraction of a blocked dense factorisation,
-// whose bookkeeping dominates at this size. Each column waits for the one before it; without a
-// square root, a column's wait is one division.
+// whose bookkeeping dominates at this size. Each column waits for the one before it: for a
+// division and the multiply-add through L(j+1,j), with no square root.
 #pragma once
 
 #include <Eigen/Core>
@@ -41,8 +41,8 @@ class EnvelopeCholesky {
   struct Entry {
     int row;           // i
     int index;         // i * size() + j
-    int row_start;     // i * size() + f
-    int column_start;  // j * size() + f
+    int row_i_start;   // i * size() + f
+    int row_j_start;   // j * size() + f
     int length;        // j - f
   };
   std::vector<int> first_;

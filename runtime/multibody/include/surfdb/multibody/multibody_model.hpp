@@ -106,7 +106,8 @@ struct MultibodyModel {
 
   /// Equations: the joints', one per driver, one per surface joint (in that order).
   int constraint_count() const;
-  /// Surface joint k's equation's index among them: after every joint's and driver's.
+  /// Surface joint k's equation's index among them: after every joint's and driver's (so that
+  /// surface_joint_row(0) is also the number of joint and driver equations).
   int surface_joint_row(int k) const { return constraint_count() - static_cast<int>(surface_joints.size()) + k; }
 };
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <map>
 #include <random>
 
@@ -161,6 +162,37 @@ TEST_CASE("a tracked path converges every step in a few warm-started iterations"
   CHECK(pair.evaluate(at((Rc - Rb + 1e-5) * Vector3d(0, 0, -1)), at(Vector3d::Zero())).in_contact());
   CHECK(pair.global_searches() == 2);
   CHECK(pair.binding_i().window().stats().updates + pair.binding_j().window().stats().updates > 0);
+}
+
+// FreeformManifold keeps its answers when asked again at the same states (contact_manifold.hpp).
+// That is exact because both detectors stop where Newton's next step is below tolerance without
+// taking it: warm-started at their answer they stop at once, on it, bit for bit.
+// catches: a solve that takes its last, sub-tolerance step (the answer would move on a repeat).
+TEST_CASE("evaluated again at the same states, each detector stops at once on the same answer") {
+  const BallAndCup& t = ball_and_cup();
+  const double Rb = t.ball_radius, Rc = t.cup_radius;
+  FreeformContact pair(t.ball, t.mount, t.cup, t.mount);
+  SphereTableContact sphere({Vector3d::Zero(), Rb}, t.cup, t.mount, {});
+  const Vector3d dir = Vector3d(0.3, -0.2, -1).normalized();
+  for (double delta : {-2e-4, 3e-6}) {  // apart, then touching
+    CAPTURE(delta);
+    const BodyState ball = at((Rc - Rb + delta) * dir, Vector3d(0.1, 0, -0.2)), cup = at(Vector3d::Zero());
+    const auto repeat = [&](auto& detector) {
+      const ContactResult first = detector.evaluate(ball, cup), again = detector.evaluate(ball, cup);
+      CHECK(again.iterations == 1);
+      CHECK(again.status == first.status);
+      CHECK(std::memcmp(&again.u_j, &first.u_j, sizeof(double)) == 0);
+      CHECK(std::memcmp(&again.v_j, &first.v_j, sizeof(double)) == 0);
+      CHECK(std::memcmp(&again.u_i, &first.u_i, sizeof(double)) == 0);
+      CHECK(again.point_i == first.point_i);
+      CHECK(again.point_j == first.point_j);
+      CHECK(again.normal == first.normal);
+      CHECK(std::memcmp(&again.indentation, &first.indentation, sizeof(double)) == 0);
+      CHECK(std::memcmp(&again.gap, &first.gap, sizeof(double)) == 0);
+    };
+    repeat(pair);
+    repeat(sphere);
+  }
 }
 
 TEST_CASE("a contact beyond the cup's rim reports outside_domain, never NaN") {

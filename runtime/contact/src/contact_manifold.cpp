@@ -1,5 +1,6 @@
 #include "surfdb/contact/contact_manifold.hpp"
 
+#include <cstring>
 #include <type_traits>
 
 namespace surfdb {
@@ -47,9 +48,31 @@ bool FreeformManifold::walked_over(std::size_t k) const {
   return false;
 }
 
+namespace {
+template <typename M>
+bool same_bits(const M& a, const M& b) {
+  return std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+bool same_bits(const BodyState& a, const BodyState& b) {
+  return same_bits(a.pose.r, b.pose.r) && same_bits(a.pose.A, b.pose.A) && same_bits(a.velocity, b.velocity) &&
+         same_bits(a.angular_velocity, b.angular_velocity);
+}
+}  // namespace
+
+bool FreeformManifold::at_last_states(const BodyState& body_i, const BodyState& body_j) const {
+  return evaluated_ && same_bits(body_i, evaluated_i_) && same_bits(body_j, evaluated_j_);
+}
+
 void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j) {
-  for (std::size_t k = 0; k < detectors_.size(); ++k)
+  if (at_last_states(body_i, body_j)) return;
+  evaluated_ = true;
+  for (std::size_t k = 0; k < detectors_.size(); ++k) {
     results_[k] = std::visit([&](auto& detector) { return detector.evaluate(body_i, body_j); }, detectors_[k]);
+    const ContactStatus s = results_[k].status;
+    evaluated_ &= s != ContactStatus::no_convergence && s != ContactStatus::singular;
+  }
+  evaluated_i_ = body_i;
+  evaluated_j_ = body_j;
   for (std::size_t k = 0; k < detectors_.size(); ++k) {
     const ContactResult& r = results_[k];
     active_[k] = r.in_contact() && (r.indentation <= max_entry_depth_ || accepted_[k] || walked_over(k));
@@ -62,10 +85,12 @@ ContactShapes FreeformManifold::shapes(std::size_t k) {
 }
 
 void FreeformManifold::request_global_search() {
+  evaluated_ = false;
   for (auto& d : detectors_) std::visit([](auto& detector) { detector.request_global_search(); }, d);
 }
 
 void FreeformManifold::set_guess(std::size_t k, const ContactResult& r) {
+  evaluated_ = false;
   std::visit([&](auto& detector) {
     if constexpr (std::is_same_v<std::decay_t<decltype(detector)>, FreeformContact>) detector.set_guess(r.u_i, r.v_i, r.u_j, r.v_j);
     else detector.set_guess(r.u_j, r.v_j);

@@ -41,12 +41,19 @@ class FreeformManifold {
                    ContactOptions options = {});
 
   /// Detection for every slot at the given body states; never throws for numerical trouble.
+  /// At exactly the states of the last evaluate(), bit for bit, it keeps that evaluate()'s
+  /// results and active slots, latched since or not, unless a slot failed to solve: an integrator
+  /// asks for the state of the step just accepted, where every detector, warm-started at its
+  /// answer, would stop at once on the same answer.
   void evaluate(const BodyState& body_i, const BodyState& body_j);
   /// After an accepted step whose state the last evaluate() was at: its active slots are the ones
   /// that may go on at any depth.
   void latch() { accepted_ = active_; }
   /// The surfaces are apart (the broad phase passed them by): no slot may go on.
-  void release() { std::fill(accepted_.begin(), accepted_.end(), std::uint8_t{0}); }
+  void release() {
+    std::fill(accepted_.begin(), accepted_.end(), std::uint8_t{0});
+    evaluated_ = false;
+  }
 
   std::size_t size() const { return detectors_.size(); }
   /// Every slot's result from the last evaluate().
@@ -72,6 +79,7 @@ class FreeformManifold {
  private:
   void merge();
   bool walked_over(std::size_t k) const;
+  bool at_last_states(const BodyState& body_i, const BodyState& body_j) const;
 
   std::shared_ptr<const TableSet> surface_i_, surface_j_;  // surface_i_ null for a sphere
   double merge_distance_;
@@ -80,6 +88,8 @@ class FreeformManifold {
   double max_entry_depth_;
   std::vector<std::uint8_t> active_;    // at the last evaluate()
   std::vector<std::uint8_t> accepted_;  // at the last accepted step (latch())
+  BodyState evaluated_i_, evaluated_j_;  // the states of the last evaluate(), while evaluated_
+  bool evaluated_ = false;
 };
 
 }  // namespace surfdb

@@ -176,6 +176,26 @@ TEST_CASE("the trees find the elements and forces brute force finds, with far fe
                           << " segments");
 }
 
+TEST_CASE("asked again at the same states it keeps its answer; another search or body j's state is seen") {
+  const auto ball = test::icosphere(0.05, 3).build();
+  const auto block = test::box({0.2, 0.2, 0.1}, 8).build();
+  const BodyState i = at({0.01, -0.02, 0.05 + 0.05 - 2e-3}), j = at(Eigen::Vector3d::Zero());
+  PolygonalContact contact(ball, {}, block, {}, foundation(kC));
+  const std::size_t tree_tests = contact.evaluate(i, j).pair_search.triangle_tests;
+  REQUIRE(contact.result().elements > 10);
+  const double volume = contact.result().volume;
+  // catches: the kept answer keyed on the states alone (brute force tests every triangle pair).
+  CHECK(contact.evaluate(i, j, PolygonalContact::Search::brute_force).pair_search.triangle_tests ==
+        ball->size() * block->size());
+  CHECK(contact.evaluate(i, j).pair_search.triangle_tests == tree_tests);
+  CHECK(contact.evaluate(i, j).volume == volume);
+  // catches: the key comparing body i's state alone. Body j 1 mm lower: the sphere's cap 1 mm
+  // shallower, its volume pi u^2 (R - u/3) a quarter of the 2 mm cap's (0.18 on these coarse meshes).
+  const double lower = contact.evaluate(i, at({0, 0, -1e-3})).volume;
+  CHECK(lower < 0.5 * volume);
+  CHECK(lower > 0.1 * volume);
+}
+
 TEST_CASE("each element carries c A u + d A u' ramped below u_d, friction against the sliding, never a pull") {
   const double R = 0.05, delta = 1e-3, v = 0.2;
   ElasticFoundation law = foundation(kC);

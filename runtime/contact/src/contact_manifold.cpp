@@ -1,6 +1,5 @@
 #include "surfdb/contact/contact_manifold.hpp"
 
-#include <cstring>
 #include <type_traits>
 
 namespace surfdb {
@@ -48,19 +47,8 @@ bool FreeformManifold::walked_over(std::size_t k) const {
   return false;
 }
 
-namespace {
-template <typename M>
-bool same_bits(const M& a, const M& b) {
-  return std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
-}
-bool same_bits(const BodyState& a, const BodyState& b) {
-  return same_bits(a.pose.r, b.pose.r) && same_bits(a.pose.A, b.pose.A) && same_bits(a.velocity, b.velocity) &&
-         same_bits(a.angular_velocity, b.angular_velocity);
-}
-}  // namespace
-
 bool FreeformManifold::at_last_states(const BodyState& body_i, const BodyState& body_j) const {
-  return evaluated_ && same_bits(body_i, evaluated_i_) && same_bits(body_j, evaluated_j_);
+  return evaluated_ && identical(body_i, evaluated_i_) && identical(body_j, evaluated_j_);
 }
 
 void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j) {

@@ -37,6 +37,9 @@ PolygonalContact::PolygonalContact(std::shared_ptr<const TriangleMesh> master, S
       crossed_edges_(master_->size(), 0), crossing_slave_(master_->size(), 0) {}
 
 const PolygonalContactResult& PolygonalContact::evaluate(const BodyState& i, const BodyState& j, Search search) {
+  if (evaluated_ && search == evaluated_search_ && identical(i, evaluated_i_) && identical(j, evaluated_j_))
+    return result_;
+  evaluated_ = true, evaluated_search_ = search, evaluated_i_ = i, evaluated_j_ = j;
   Frames f;
   f.R_master = i.pose.A * mount_master_.rotation;
   f.p_master = i.pose.r + i.pose.A * mount_master_.offset;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstring>
 
 namespace surfdb {
 
@@ -23,6 +24,13 @@ struct BodyState {
     return velocity + angular_velocity.cross(x - pose.r);
   }
 };
+
+/// Whether two states are the same bit for bit, the key under which a detector keeps its last
+/// answer (+0 and -0 differ; a NaN equals its own bits).
+inline bool identical(const BodyState& a, const BodyState& b) {
+  static_assert(sizeof(BodyState) == 18 * sizeof(double), "BodyState is 18 doubles, unpadded");
+  return std::memcmp(&a, &b, sizeof(BodyState)) == 0;
+}
 
 /// A surface's frame inside its body (Machado, Flores and Ambrósio 2014, Eq. 8): the origin s'^Q (metres, body axes) and the
 /// rotation A^Q (surface axes to body axes). A surface point s'' of the table (file unit) lies at

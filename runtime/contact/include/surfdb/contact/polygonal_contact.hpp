@@ -95,7 +95,9 @@ class PolygonalContact {
                    std::shared_ptr<const TriangleMesh> slave, SurfaceMount mount_slave, ElasticFoundation law);
 
   /// Evaluates the contact at the bodies' states; `search` = brute_force tests every triangle
-  /// pair and every slave triangle per element (a reference for the trees).
+  /// pair and every slave triangle per element (a reference for the trees). Asked again at
+  /// exactly the last call's states (body_state.hpp, identical) and search, it returns that
+  /// call's result at once: an integrator asks for the state of the step just accepted.
   const PolygonalContactResult& evaluate(const BodyState& i, const BodyState& j, Search search = Search::tree);
 
   const PolygonalContactResult& result() const { return result_; }
@@ -120,6 +122,9 @@ class PolygonalContact {
   SurfaceMount mount_master_, mount_slave_;
   ElasticFoundation law_;
   PolygonalContactResult result_;
+  BodyState evaluated_i_, evaluated_j_;  // the last evaluate()'s states and search, while evaluated_
+  Search evaluated_search_ = Search::tree;
+  bool evaluated_ = false;
   // Buffers reused between evaluations.
   std::vector<IntersectionSegment> segments_;
   std::vector<ContactElement> elements_;

@@ -54,6 +54,7 @@ FreeformContact::FreeformContact(std::shared_ptr<const Database> surface_i, Surf
 
 void FreeformContact::set_guess(double u_i, double v_i, double u_j, double v_j) {
   have_inverse_ = false;  // the last Jacobian belongs to another place
+  apart_.valid = false;   // and the caller asks for a solve from here
   q_[0] = u_i;
   q_[1] = v_i;
   q_[2] = u_j;
@@ -225,9 +226,48 @@ ContactResult FreeformContact::solve(const BodyState& body_i, const BodyState& b
     r.status = ContactStatus::separated;
     r.gap = d.norm();
   }
-  const Eigen::Vector3d v_rel = body_i.point_velocity(r.point_i) - body_j.point_velocity(r.point_j);
-  r.indentation_rate = -v_rel.dot(r.normal);
-  r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
+  set_relative_velocity(r, body_i, body_j);
+  return r;
+}
+
+void FreeformContact::place_i_in_j(const Placement& frame_i, const Placement& frame_j, Eigen::Matrix3d& rotation_ij,
+                                   Eigen::Vector3d& centre_ij) const {
+  const Eigen::Vector3d centre_i = side_i_.scale * side_i_.tree->bounding_centre();
+  rotation_ij = frame_j.rotation.transpose() * frame_i.rotation;
+  centre_ij = frame_j.rotation.transpose() * (frame_i.offset + frame_i.rotation * centre_i - frame_j.offset);
+}
+
+// A point x of surface i (its axes, m) lies in surface j's axes at o + R x. Since the last solve
+// it moved by (o + R c - o0 - R0 c) + (R - R0)(x - c): at most the centre's move plus
+// |R - R0| times the bounding radius (the Frobenius norm bounds the spectral one).
+bool FreeformContact::still_apart(const Placement& frame_i, const Placement& frame_j, double& moved) const {
+  Eigen::Matrix3d rotation_ij;
+  Eigen::Vector3d centre_ij;
+  place_i_in_j(frame_i, frame_j, rotation_ij, centre_ij);
+  moved = (centre_ij - apart_.centre_ij).norm() +
+          (rotation_ij - apart_.rotation_ij).norm() * side_i_.scale * side_i_.tree->bounding_radius();
+  return moved < apart_.gap;
+}
+
+void FreeformContact::remember_apart(const ContactResult& r, const Placement& frame_i, const Placement& frame_j) {
+  apart_.valid = true;
+  apart_.gap = r.gap;
+  place_i_in_j(frame_i, frame_j, apart_.rotation_ij, apart_.centre_ij);
+  apart_.point_i = frame_i.rotation.transpose() * (r.point_i - frame_i.offset);
+  apart_.point_j = frame_j.rotation.transpose() * (r.point_j - frame_j.offset);
+  apart_.normal_j = frame_j.rotation.transpose() * r.normal;
+  apart_.result = r;
+}
+
+ContactResult FreeformContact::carried_apart(const BodyState& body_i, const BodyState& body_j, const Placement& frame_i,
+                                             const Placement& frame_j, double moved) const {
+  ContactResult r = apart_.result;
+  r.iterations = 0;
+  r.gap = apart_.gap - moved;
+  r.point_i = frame_i.offset + frame_i.rotation * apart_.point_i;
+  r.point_j = frame_j.offset + frame_j.rotation * apart_.point_j;
+  r.normal = frame_j.rotation * apart_.normal_j;
+  set_relative_velocity(r, body_i, body_j);
   return r;
 }
 
@@ -251,6 +291,11 @@ ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState
     r.gap = gap;
     return r;
   }
+  double moved = 0;
+  if (apart_.valid && still_apart(frame_i, frame_j, moved)) {
+    ++skipped_solves_;
+    return carried_apart(body_i, body_j, frame_i, frame_j, moved);
+  }
   const bool warm = have_guess_;
   if (!warm) global_search(frame_i, frame_j);
   ContactResult r = solve(body_i, body_j, frame_i, frame_j);
@@ -262,6 +307,8 @@ ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState
     r.iterations += spent;
   }
   have_guess_ = !(r.status == ContactStatus::no_convergence || r.status == ContactStatus::singular);
+  apart_.valid = false;
+  if (options_.skip_while_apart && r.status == ContactStatus::separated) remember_apart(r, frame_i, frame_j);
   return r;
 }
 

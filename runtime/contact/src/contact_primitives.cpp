@@ -31,9 +31,7 @@ ContactResult finish(const BodyState& i, const BodyState& j, const Eigen::Vector
     r.status = ContactStatus::separated;
     r.gap = separation;
   }
-  const Eigen::Vector3d v_rel = i.point_velocity(point_i) - j.point_velocity(point_j);
-  r.indentation_rate = -v_rel.dot(normal);
-  r.tangential_velocity = v_rel - v_rel.dot(normal) * normal;
+  set_relative_velocity(r, i, j);
   return r;
 }
 

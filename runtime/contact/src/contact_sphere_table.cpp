@@ -9,7 +9,7 @@ namespace surfdb {
 SphereTableContact::SphereTableContact(Sphere sphere, std::shared_ptr<const Database> table, SurfaceMount mount_j,
                                        const ContactOptions& options)
     : sphere_(sphere), binding_(table, options.window_j, options.residency_j, options.interpolation), mount_(mount_j),
-      scale_(table->header().meters_per_unit), tree_(&table->node_tree()) {}
+      scale_(table->header().meters_per_unit), tree_(&table->node_tree()), skip_while_apart_(options.skip_while_apart) {}
 
 ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodyState& body_j) {
   ContactResult r;
@@ -23,6 +23,21 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   if (reach > sphere_.radius) {
     r.gap = reach - sphere_.radius;
     return r;
+  }
+  if (have_apart_) {
+    // The distance from the centre to the table changes by at most the centre's move.
+    const double moved = scale_ * (x - apart_.centre).norm();
+    if (moved < apart_.result.gap) {
+      ++skipped_solves_;
+      r = apart_.result;
+      r.iterations = 0;
+      r.gap -= moved;
+      r.normal = R * apart_.normal;
+      r.point_j = origin + R * apart_.point_j;
+      r.point_i = centre - sphere_.radius * r.normal;
+      set_relative_velocity(r, body_i, body_j);
+      return r;
+    }
   }
   const Projection p = have_guess_ ? project_local(binding_, x, u_, v_) : project_global(binding_, *tree_, x);
   r.iterations = p.iterations + 1;
@@ -50,9 +65,9 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
   } else {
     r.gap = d - sphere_.radius;
   }
-  const Eigen::Vector3d v_rel = body_i.point_velocity(r.point_i) - body_j.point_velocity(r.point_j);
-  r.indentation_rate = -v_rel.dot(r.normal);
-  r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
+  set_relative_velocity(r, body_i, body_j);
+  have_apart_ = skip_while_apart_ && r.status == ContactStatus::separated;
+  if (have_apart_) apart_ = {r, x, R.transpose() * (r.point_j - origin), R.transpose() * r.normal};
   return r;
 }
 

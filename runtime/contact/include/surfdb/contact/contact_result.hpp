@@ -5,6 +5,8 @@
 #include <Eigen/Core>
 #include <cstdint>
 
+#include "surfdb/contact/body_state.hpp"
+
 namespace surfdb {
 
 enum class ContactStatus : std::uint8_t {
@@ -33,5 +35,12 @@ struct ContactResult {
 
   bool in_contact() const { return status == ContactStatus::touching; }
 };
+
+/// Sets r's indentation rate and tangential velocity from the bodies' velocities at its points.
+inline void set_relative_velocity(ContactResult& r, const BodyState& body_i, const BodyState& body_j) {
+  const Eigen::Vector3d v_rel = body_i.point_velocity(r.point_i) - body_j.point_velocity(r.point_j);
+  r.indentation_rate = -v_rel.dot(r.normal);
+  r.tangential_velocity = v_rel - v_rel.dot(r.normal) * r.normal;
+}
 
 }  // namespace surfdb

@@ -5,6 +5,7 @@
 // common-normal solve between two tables: the cheap way to put many balls on a free-form part.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "surfdb/contact/body_state.hpp"
@@ -23,12 +24,16 @@ class SphereTableContact {
                      const ContactOptions& options);
 
   /// Detection for the given body states; never throws for numerical trouble (see the status).
+  /// With ContactOptions::skip_while_apart, no solve while the centre has moved less than the
+  /// last solve's gap relative to the table since (the distance to the table changes by at most that).
   ContactResult evaluate(const BodyState& body_i, const BodyState& body_j);
 
   /// The next evaluate() starts from the node tree, not from the last foot point.
-  void request_global_search() { have_guess_ = false; }
+  void request_global_search() { have_guess_ = false, have_apart_ = false; }
   /// The next evaluate() starts from this foot point.
-  void set_guess(double u, double v) { u_ = u, v_ = v, have_guess_ = true; }
+  void set_guess(double u, double v) { u_ = u, v_ = v, have_guess_ = true, have_apart_ = false; }
+  /// Evaluations answered without a solve by ContactOptions::skip_while_apart.
+  std::uint64_t skipped_solves() const { return skipped_solves_; }
 
   /// The shape operators at the points of the last evaluate() that solved (world, 1/m): the
   /// sphere's, and the table's blended from the grid cells around its point (blended_shape_operator).
@@ -48,6 +53,16 @@ class SphereTableContact {
   double foot_u_ = 0, foot_v_ = 0;
   Eigen::Vector3d foot_normal_ = Eigen::Vector3d::UnitZ();
   Eigen::Matrix3d foot_rotation_ = Eigen::Matrix3d::Identity();
+  // The last solve, while have_apart_ (it found the sphere apart): its result, the centre then
+  // (table axes and unit), the foot point (table axes, m) and the normal (table axes).
+  struct Apart {
+    ContactResult result;
+    Eigen::Vector3d centre, point_j, normal;
+  };
+  bool skip_while_apart_;
+  bool have_apart_ = false;
+  Apart apart_;
+  std::uint64_t skipped_solves_ = 0;
 };
 
 }  // namespace surfdb

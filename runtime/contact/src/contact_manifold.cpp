@@ -94,6 +94,12 @@ void add(WindowStats& sum, const WindowStats& s) {
 }
 }  // namespace
 
+std::uint64_t FreeformManifold::skipped_solves() const {
+  std::uint64_t n = 0;
+  for (const auto& d : detectors_) n += std::visit([](const auto& detector) { return detector.skipped_solves(); }, d);
+  return n;
+}
+
 WindowStats FreeformManifold::window_stats_i() const {
   WindowStats sum;
   for (const auto& d : detectors_)

@@ -75,6 +75,8 @@ class FreeformManifold {
   /// (none on an analytic sphere).
   WindowStats window_stats_i() const;
   WindowStats window_stats_j() const;
+  /// Slot evaluations answered without a solve, the surfaces surely apart (ContactOptions::skip_while_apart).
+  std::uint64_t skipped_solves() const;
 
  private:
   void merge();

@@ -184,6 +184,7 @@ TEST_CASE("evaluated again at the same states, each detector stops at once on th
       CHECK(std::memcmp(&again.u_j, &first.u_j, sizeof(double)) == 0);
       CHECK(std::memcmp(&again.v_j, &first.v_j, sizeof(double)) == 0);
       CHECK(std::memcmp(&again.u_i, &first.u_i, sizeof(double)) == 0);
+      CHECK(std::memcmp(&again.v_i, &first.v_i, sizeof(double)) == 0);
       CHECK(again.point_i == first.point_i);
       CHECK(again.point_j == first.point_j);
       CHECK(again.normal == first.normal);

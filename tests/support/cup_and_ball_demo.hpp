@@ -31,7 +31,9 @@ inline ContactSpec ball_cup_contact(bool tables, NormalLaw law) {
   ContactSpec c{.name = "ball-cup", .surface_i = "ball", .surface_j = "cup", .body_i = kBallBody, .body_j = kCupBody};
   if (tables) {
     const BallAndCup& t = ball_and_cup();
-    c.geometry = FreeformSurfaces{TableSet::single(t.ball), TableSet::single(t.cup), t.mount, t.mount, {}};
+    // As a scenario's contact between tables (pair_spec): no solve while the ball is surely apart.
+    c.geometry = FreeformSurfaces{TableSet::single(t.ball), TableSet::single(t.cup), t.mount, t.mount,
+                                  ContactOptions{.skip_while_apart = true}};
   } else {
     AnalyticContact a;
     a.shape = AnalyticContact::Shape::cavity;

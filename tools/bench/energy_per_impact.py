@@ -3,7 +3,7 @@
 
 Usage: python3 tools/bench/energy_per_impact.py OUTDIR
 
-For each impact in OUTDIR/summary.json, dE / E0 is the change of energy_mechanical +
+For each finished impact in OUTDIR/summary.json, dE / E0 is the change of energy_mechanical +
 energy_dissipated (OUTDIR/time_series.csv) from the row before the impact's start to the row
 after its end, over the initial energy. Prints the count, the mean and standard deviation of
 |dE| / E0, the balance at the end and the largest over the run: a conservative law moves it by
@@ -29,14 +29,16 @@ def main(outdir):
         sys.exit(f"energy_per_impact: {outdir}: no energy columns or no contact in this run")
     t = [float(r["t"]) for r in rows]
     energy = [float(r["energy_mechanical"]) + float(r["energy_dissipated"]) for r in rows]
-    e0 = summary["energy"]["initial"]
+    e0 = abs(summary["energy"]["initial"])
     steps = []
     for impact in summary["contacts"][0]["impacts_detail"]:
+        if impact["end"] is None:  # still under way when the run ended: not a whole impact
+            continue
         before = max(bisect.bisect_left(t, impact["start"]) - 1, 0)
         after = min(bisect.bisect_right(t, impact["end"]), len(t) - 1)
         steps.append(abs(energy[after] - energy[before]) / e0)
     if not steps:
-        sys.exit(f"energy_per_impact: {outdir}: the first contact has no impact")
+        sys.exit(f"energy_per_impact: {outdir}: the first contact has no finished impact")
     largest = max(abs(e - e0) / e0 for e in energy)
     print(f"{len(steps)} impacts: |dE| / E0 mean {statistics.mean(steps):.3g}, standard deviation "
           f"{statistics.pstdev(steps):.3g}; balance at the end {summary['energy']['drift_relative']:.3g}, "

@@ -25,9 +25,8 @@ nlohmann::ordered_json contact_summary(const ContactGroup& g) {
   c["max_points"] = s.max_points;
   if (g.areal()) c["max_area"] = s.max_area;
   nlohmann::ordered_json updates = nlohmann::ordered_json::object(), records = updates, outside = updates;
-  std::uint64_t skipped = 0;
   if (const FreeformManifold* f = g.single() ? g.single()->freeform() : nullptr) {
-    skipped = f->skipped_solves();
+    c["solves_skipped"] = f->skipped_solves();
     const ContactSpec& spec = g.single()->spec();
     for (const auto& [name, stats] : {std::pair{spec.surface_i, f->window_stats_i()},
                                       std::pair{spec.surface_j, f->window_stats_j()}}) {
@@ -39,7 +38,6 @@ nlohmann::ordered_json contact_summary(const ContactGroup& g) {
   c["window_updates"] = updates;
   c["records_read"] = records;
   c["outside_reads"] = outside;
-  c["solves_skipped"] = skipped;
   c["solver_failures"] = s.solver_failures;
   return c;
 }

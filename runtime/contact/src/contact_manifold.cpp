@@ -52,15 +52,19 @@ bool FreeformManifold::at_last_states(const BodyState& body_i, const BodyState& 
 }
 
 void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j) {
-  if (at_last_states(body_i, body_j)) return;
-  evaluated_ = true;
-  for (std::size_t k = 0; k < detectors_.size(); ++k) {
-    results_[k] = std::visit([&](auto& detector) { return detector.evaluate(body_i, body_j); }, detectors_[k]);
-    const ContactStatus s = results_[k].status;
-    evaluated_ &= s != ContactStatus::no_convergence && s != ContactStatus::singular;
+  if (!at_last_states(body_i, body_j)) {
+    evaluated_ = false;  // until every detector has answered
+    bool solved = true;
+    for (std::size_t k = 0; k < detectors_.size(); ++k) {
+      results_[k] = std::visit([&](auto& detector) { return detector.evaluate(body_i, body_j); }, detectors_[k]);
+      const ContactStatus s = results_[k].status;
+      solved &= s != ContactStatus::no_convergence && s != ContactStatus::singular;
+    }
+    evaluated_ = solved;
+    evaluated_i_ = body_i;
+    evaluated_j_ = body_j;
   }
-  evaluated_i_ = body_i;
-  evaluated_j_ = body_j;
+  // The active slots depend on the accepted ones too, which latch() and release() change.
   for (std::size_t k = 0; k < detectors_.size(); ++k) {
     const ContactResult& r = results_[k];
     active_[k] = r.in_contact() && (r.indentation <= max_entry_depth_ || accepted_[k] || walked_over(k));

@@ -246,12 +246,11 @@ bool FreeformContact::still_apart(const Placement& frame_i, const Placement& fra
   place_i_in_j(frame_i, frame_j, rotation_ij, centre_ij);
   moved = (centre_ij - apart_.centre_ij).norm() +
           (rotation_ij - apart_.rotation_ij).norm() * side_i_.scale * side_i_.tree->bounding_radius();
-  return moved < apart_.gap;
+  return moved < apart_.result.gap;
 }
 
 void FreeformContact::remember_apart(const ContactResult& r, const Placement& frame_i, const Placement& frame_j) {
   apart_.valid = true;
-  apart_.gap = r.gap;
   place_i_in_j(frame_i, frame_j, apart_.rotation_ij, apart_.centre_ij);
   apart_.point_i = frame_i.rotation.transpose() * (r.point_i - frame_i.offset);
   apart_.point_j = frame_j.rotation.transpose() * (r.point_j - frame_j.offset);
@@ -263,7 +262,7 @@ ContactResult FreeformContact::carried_apart(const BodyState& body_i, const Body
                                              const Placement& frame_j, double moved) const {
   ContactResult r = apart_.result;
   r.iterations = 0;
-  r.gap = apart_.gap - moved;
+  r.gap -= moved;
   r.point_i = frame_i.offset + frame_i.rotation * apart_.point_i;
   r.point_j = frame_j.offset + frame_j.rotation * apart_.point_j;
   r.normal = frame_j.rotation * apart_.normal_j;
@@ -294,6 +293,7 @@ ContactResult FreeformContact::evaluate(const BodyState& body_i, const BodyState
   double moved = 0;
   if (apart_.valid && still_apart(frame_i, frame_j, moved)) {
     ++skipped_solves_;
+    have_inverse_ = false;  // the next solve may be a gap away from the last Jacobian
     return carried_apart(body_i, body_j, frame_i, frame_j, moved);
   }
   const bool warm = have_guess_;

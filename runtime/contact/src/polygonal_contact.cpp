@@ -39,7 +39,7 @@ PolygonalContact::PolygonalContact(std::shared_ptr<const TriangleMesh> master, S
 const PolygonalContactResult& PolygonalContact::evaluate(const BodyState& i, const BodyState& j, Search search) {
   if (evaluated_ && search == evaluated_search_ && identical(i, evaluated_i_) && identical(j, evaluated_j_))
     return result_;
-  evaluated_ = true, evaluated_search_ = search, evaluated_i_ = i, evaluated_j_ = j;
+  evaluated_ = false;  // until this evaluation is complete
   Frames f;
   f.R_master = i.pose.A * mount_master_.rotation;
   f.p_master = i.pose.r + i.pose.A * mount_master_.offset;
@@ -59,6 +59,7 @@ const PolygonalContactResult& PolygonalContact::evaluate(const BodyState& i, con
   }
   result_.segments = segments_.size();
   if (result_.normal_force > 0) result_.centre /= result_.normal_force;
+  evaluated_ = true, evaluated_search_ = search, evaluated_i_ = i, evaluated_j_ = j;
   return result_;
 }
 

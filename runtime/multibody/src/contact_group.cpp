@@ -96,6 +96,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
                                 "only (law = \"elastic_foundation\")");
   if (si.kind == Kind::table && sj.kind == Kind::table) {
     FreeformSurfaces f{si.tables, sj.tables, si.mount, sj.mount, {}};
+    f.options.skip_while_apart = true;  // a contact's forces, zero while apart, need no answer then
     f.options.window_i = si.window;
     f.options.window_j = sj.window;
     f.options.residency_i = si.residency;
@@ -108,6 +109,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
                                 "': a table pairs with a table, a sphere (surface_i) with any surface");
   if (sj.kind == Kind::table) {
     SphereOnTables s{{si.mount.offset, si.radius}, sj.tables, sj.mount, {}};
+    s.options.skip_while_apart = true;
     s.options.window_j = sj.window;
     s.options.residency_j = sj.residency;
     c.geometry = s;

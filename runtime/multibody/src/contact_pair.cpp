@@ -4,21 +4,12 @@
 #include <cmath>
 
 namespace surfdb {
-namespace {
-
-// A pair needs no answer while its surfaces are surely apart beyond its forces, which are zero.
-ContactOptions skipping_while_apart(ContactOptions o) {
-  o.skip_while_apart = true;
-  return o;
-}
-
-}  // namespace
 
 ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
   if (const auto* f = std::get_if<FreeformSurfaces>(&spec_.geometry))
-    state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, skipping_while_apart(f->options));
+    state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
   if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry))
-    state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, skipping_while_apart(s->options));
+    state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, s->options);
   if (const auto* a = std::get_if<ArealMeshes>(&spec_.geometry))
     state_.areal.emplace(a->mesh_i, a->mount_i, a->mesh_j, a->mount_j, a->law);
   state_.memory.resize(state_.freeform ? state_.freeform->size()

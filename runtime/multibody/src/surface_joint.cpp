@@ -41,10 +41,15 @@ SurfaceJoint::SurfaceJoint(const SurfaceJointSpec& spec, const std::vector<Conta
                                   "surface sets), whose surface parameters become states; use sliding_plane for a sphere");
     parameters_.emplace(spec.name, *f);
   }
+  // A joint's equation needs the exact gap at every evaluation: no skipped solves.
+  const auto solving = [](ContactOptions o) {
+    o.skip_while_apart = false;
+    return o;
+  };
   if (f) {
-    detector_.emplace<FreeformManifold>(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
+    detector_.emplace<FreeformManifold>(f->surface_i, f->mount_i, f->surface_j, f->mount_j, solving(f->options));
   } else if (const auto* s = std::get_if<SphereOnTables>(&pair.geometry)) {
-    detector_.emplace<FreeformManifold>(s->sphere, s->surface_j, s->mount_j, s->options);
+    detector_.emplace<FreeformManifold>(s->sphere, s->surface_j, s->mount_j, solving(s->options));
   } else if (const auto* a = std::get_if<AnalyticContact>(&pair.geometry)) {
     using Shape = AnalyticContact::Shape;
     if (a->shape != Shape::plane && a->shape != Shape::sphere && a->shape != Shape::cavity)

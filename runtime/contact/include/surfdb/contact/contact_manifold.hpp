@@ -42,7 +42,7 @@ class FreeformManifold {
 
   /// Detection for every slot at the given body states; never throws for numerical trouble.
   /// At exactly the states of the last evaluate(), bit for bit, it keeps that evaluate()'s
-  /// results and active slots, latched since or not, unless a slot failed to solve: an integrator
+  /// results, unless a slot failed to solve, and decides the active slots anew: an integrator
   /// asks for the state of the step just accepted, where every detector, warm-started at its
   /// answer, would stop at once on the same answer.
   void evaluate(const BodyState& body_i, const BodyState& body_j);
@@ -50,10 +50,7 @@ class FreeformManifold {
   /// that may go on at any depth.
   void latch() { accepted_ = active_; }
   /// The surfaces are apart (the broad phase passed them by): no slot may go on.
-  void release() {
-    std::fill(accepted_.begin(), accepted_.end(), std::uint8_t{0});
-    evaluated_ = false;
-  }
+  void release() { std::fill(accepted_.begin(), accepted_.end(), std::uint8_t{0}); }
 
   std::size_t size() const { return detectors_.size(); }
   /// Every slot's result from the last evaluate().
@@ -75,7 +72,7 @@ class FreeformManifold {
   /// (none on an analytic sphere).
   WindowStats window_stats_i() const;
   WindowStats window_stats_j() const;
-  /// Slot evaluations answered without a solve, the surfaces surely apart (ContactOptions::skip_while_apart).
+  /// Slot evaluations answered without a solve, the surfaces still apart (ContactOptions::skip_while_apart).
   std::uint64_t skipped_solves() const;
 
  private:

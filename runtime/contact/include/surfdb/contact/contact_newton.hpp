@@ -28,13 +28,16 @@ struct ContactOptions {
   double max_step_cells = 32;     // a Newton step moves each parameter by at most this many cells
   double merge_distance = 1e-6;   // m: points of neighbour faces closer than this are one (contact_manifold.hpp)
   double max_entry_depth = 1e-3;  // m: deepest indentation a contact point may begin with (contact_manifold.hpp)
-  /// Skip the solve while the surfaces are surely still apart: the last solve found them a gap g
-  /// apart, and no point of surface i has moved by g relative to surface j since (its bounding
-  /// sphere's centre, plus its radius times the change of rotation). The result is then the last
-  /// solve's, its points and normal carried with their bodies, the velocities taken now, the gap
-  /// the lower bound g minus that motion, and 0 iterations. Exact where the solve's common normal
-  /// is the surfaces' closest pair, which is what the solve reports contact at. Contact pairs set
-  /// it (only their forces, zero while apart, need an answer); surface joints do not.
+  /// Skip the solve while the surfaces stay apart: the last solve found them a gap g apart, and no
+  /// point of surface i has moved by g relative to surface j since (its bounding sphere's centre,
+  /// plus its radius times the change of rotation). The result is then the last solve's, its
+  /// points and normal carried with their bodies, the velocities taken at those points now, the
+  /// gap g minus that motion, and 0 iterations. As exact as the warm-started solve's tracking:
+  /// where its common normal is the surfaces' closest pair (a convex part against a convex or
+  /// concave one), no contact is missed. On non-convex parts a contact elsewhere that the tracking
+  /// would have found only once its own branch vanished is found once the motion reaches g.
+  /// Scenario contacts between tables, or a sphere and tables, set it (pair_spec: only their
+  /// forces, zero while apart, need an answer); surface joints and the bindings do not.
   bool skip_while_apart = false;
 };
 
@@ -85,12 +88,11 @@ class FreeformContact {
                       const Placement& frame_j);
   void global_search(const Placement& frame_i, const Placement& frame_j);
   bool far_apart(const Placement& frame_i, const Placement& frame_j, double& gap) const;
-  // The last solve that found the surfaces apart, while valid: its gap, surface i's axes and
-  // bounding sphere's centre (m) in surface j's axes then, and its answer, the points and the
-  // normal also in their own surfaces' axes (m) to be carried with the bodies.
+  // The last solve that found the surfaces apart, while valid: surface i's axes and bounding
+  // sphere's centre (m) in surface j's axes then, and its answer (the gap in it), the points and
+  // the normal also in their own surfaces' axes (m) to be carried with the bodies.
   struct Apart {
     bool valid = false;
-    double gap = 0;
     Eigen::Matrix3d rotation_ij;
     Eigen::Vector3d centre_ij, point_i, point_j, normal_j;
     ContactResult result;

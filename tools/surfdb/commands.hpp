@@ -16,8 +16,10 @@ class UsageError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-/// An error that another process of the same MPI job reports (every rank finds a bad sweep file
-/// alike): main() exits with status 1 and prints nothing, so the message appears once.
+/// An error that rank 0 of the same MPI job reports (every rank finds a bad sweep file alike):
+/// main() prints nothing and exits with status 0, so the message appears once. Rank 0 exits
+/// with 1, and mpirun with it; a rank exiting with 1 first would have mpirun kill rank 0,
+/// sometimes before its message was out.
 class ReportedElsewhere : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());
     return 2;
   } catch (const surfdb::cli::ReportedElsewhere&) {
-    return 1;
+    return 0;  // rank 0 reports the error and fails the job
   } catch (const std::exception& e) {
     std::fprintf(stderr, "surfdb: error: %s\n", e.what());
     return 1;

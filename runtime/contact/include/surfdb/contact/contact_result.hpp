@@ -31,7 +31,7 @@ struct ContactResult {
   double indentation_rate = 0;  // d(delta)/dt, m/s, > 0 while approaching
   Eigen::Vector3d tangential_velocity = Eigen::Vector3d::Zero();  // of i relative to j, m/s
   double curvature_i = 0, curvature_j = 0;  // mean curvatures at the points, 1/m, convex > 0
-  int iterations = 0;
+  int iterations = 0;  // of the solve; 0 where none ran (a closed form, far apart, or skipped: skip_while_apart)
 
   bool in_contact() const { return status == ContactStatus::touching; }
 };

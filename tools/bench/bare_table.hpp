@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "surfdb/table/database.hpp"
+#include "surfdb/table/interp_bilinear.hpp"
 
 namespace surfdb::bench {
 
@@ -44,6 +45,41 @@ class BareTable {
     double total = 0;
     for (const auto& q : uv) total += at<true>(q.u, q.v);
     return total;
+  }
+
+  /// The answer's floor: the same lookup, with the answer a query returns (SurfaceD1 or
+  /// SurfacePoint) computed from the cell by the library's own interpolation, and nothing else of
+  /// a binding (no window, status, periodic wrap, snapping to grid lines, kept corners or memo).
+  /// Sums x + nz of each answer. The interpolation is a call here (SurfaceBinding inlines the same
+  /// operations), some ten instructions a query above a floor.
+  template <class Answer, class UVs>
+  double answer_sum(const UVs& uv) {
+    double total = 0;
+    Answer out;
+    for (const auto& q : uv) {
+      answer(q.u, q.v, out);
+      total += out.p.x() + out.n.z();
+    }
+    return total;
+  }
+
+  /// One answer of answer_sum().
+  template <class Answer>
+  void answer(double u, double v, Answer& out) {
+    double a, b;
+    const std::uint64_t i = cell(u, h_.u0, inv_du_, h_.layout.u_points, a);
+    const std::uint64_t j = cell(v, h_.v0, inv_dv_, h_.layout.v_points, b);
+    if (i != answer_i_ || j != answer_j_) {
+      for (int k = 0; k < 4; ++k) {  // x..tz at bytes 16..88, k1 k2 flags at 128..152
+        const std::uint8_t* at = node(i + (k & 1), j + (k >> 1));
+        std::memcpy(answer_cell_.corners[k], at + 16, 9 * 8);
+        std::memcpy(answer_cell_.corners[k] + kK1, at + 128, 3 * 8);
+      }
+      make_bilinear_cell(answer_cell_);
+      answer_i_ = i;
+      answer_j_ = j;
+    }
+    interpolate_bilinear(answer_cell_, a, b, inv_du_, inv_dv_, Interpolation::bilinear, out);
   }
 
   /// x + nz at (u,v), or with All the sum of the six values.
@@ -84,6 +120,8 @@ class BareTable {
   double inv_du_ = 1 / h_.du, inv_dv_ = 1 / h_.dv;
   double c_[4][6] = {};  // x y z nx ny nz of the last cell's corners
   std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
+  BilinearCell answer_cell_;  // answer_sum()'s last cell
+  std::uint64_t answer_i_ = ~std::uint64_t{0}, answer_j_ = 0;
 };
 
 }  // namespace surfdb::bench

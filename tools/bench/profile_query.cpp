@@ -1,8 +1,9 @@
 // One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
 // `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
 // the number of queries is the cost of a query without the one-time work (opening, verifying).
-// Usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|cold PASSES
-//   (floor: bare_table.hpp's x + nz, two values interpolated; floor6: all six, point and normal)
+// Usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|answer_d1|answer_full|cold PASSES
+//   (floor: bare_table.hpp's x + nz, two values interpolated; floor6: all six, point and normal;
+//   answer_d1, answer_full: the answer's floor, BareTable::answer_sum, for query_d1 and query)
 //   cell: ten points in one cell, over and over; path: bench_query's smooth path, a tenth of a
 //   cell per query; random: uniform over the face. One binding over the whole table, mapped.
 #include <cmath>
@@ -19,8 +20,9 @@
 
 int main(int argc, char** argv) {
   const std::string sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";
-  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor" && kind != "floor6" && kind != "cold")) {
-    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|cold PASSES\n");
+  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor" && kind != "floor6" &&
+       kind != "answer_d1" && kind != "answer_full" && kind != "cold")) {
+    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|answer_d1|answer_full|cold PASSES\n");
     return 2;
   }
   try {
@@ -62,6 +64,10 @@ int main(int argc, char** argv) {
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
       if (kind == "floor" || kind == "floor6") {
         sink += kind == "floor" ? bare.sum(bare_uv) : bare.sum_all(bare_uv);
+        continue;
+      }
+      if (kind == "answer_d1" || kind == "answer_full") {
+        sink += kind == "answer_d1" ? bare.answer_sum<surfdb::SurfaceD1>(bare_uv) : bare.answer_sum<surfdb::SurfacePoint>(bare_uv);
         continue;
       }
       if (tree) {

@@ -11,8 +11,11 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <stdexcept>
+#include <type_traits>
 #include <vector>
 
+#include "surfdb/formats/columns.hpp"
 #include "surfdb/table/database.hpp"
 #include "surfdb/table/interp_bilinear.hpp"
 
@@ -23,6 +26,9 @@ class BareTable {
   /// Requires a float64 table in version-1 column order (what `surfdb convert` writes).
   explicit BareTable(const Database& db)
       : h_(db.header()), u_lines_(db.u_lines()), v_lines_(db.v_lines()) {
+    if (h_.scalar != ScalarType::f64 ||
+        !std::equal(h_.columns.begin(), h_.columns.end(), kColumnsV1.begin(), kColumnsV1.end()))
+      throw std::invalid_argument("BareTable: the table is not float64 in version-1 column order");
     const RecordLayout& l = h_.layout;
     for (std::uint64_t r = 1; r <= l.data_records; ++r) records_.push_back(db.record(r));
     node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
@@ -47,39 +53,60 @@ class BareTable {
     return total;
   }
 
-  /// The answer's floor: the same lookup, with the answer a query returns (SurfaceD1 or
-  /// SurfacePoint) computed from the cell by the library's own interpolation, and nothing else of
-  /// a binding (no window, status, periodic wrap, snapping to grid lines, kept corners or memo).
-  /// Sums x + nz of each answer. The interpolation is a call here (SurfaceBinding inlines the same
-  /// operations), some ten instructions a query above a floor.
+  /// The answer's floor: the answer a query returns (SurfaceD1 or SurfacePoint), computed from
+  /// this lookup by the library's own interpolation (interpolate_bilinear, a call here where
+  /// SurfaceBinding inlines the same operations), with the grid lines snapped to as a binding
+  /// does, and nothing else of a binding: no window, status, periodic wrap or clamping, no reuse
+  /// of the corners a neighbouring cell shares, no memo. A SurfaceD1 reads and prepares the six
+  /// values it needs (point and normal, bytes 16..64 of a node), a SurfacePoint all twelve. The
+  /// fields it returns equal the binding's bit for bit (`profile_query FILE compare` checks).
+  /// Sums x + nz of each answer.
   template <class Answer, class UVs>
   double answer_sum(const UVs& uv) {
     double total = 0;
     Answer out;
     for (const auto& q : uv) {
-      answer(q.u, q.v, out);
+      answer_at(q.u, q.v, out);
       total += out.p.x() + out.n.z();
     }
     return total;
   }
 
-  /// One answer of answer_sum().
+  /// One answer of answer_sum(), at (u,v) inside the table's rectangle.
   template <class Answer>
-  void answer(double u, double v, Answer& out) {
+  void answer_at(double u, double v, Answer& out) {
+    constexpr bool kFull = std::is_same_v<Answer, SurfacePoint>;
+    AnswerCell& last = kFull ? full_cell_ : d1_cell_;
     double a, b;
-    const std::uint64_t i = cell(u, h_.u0, inv_du_, h_.layout.u_points, a);
-    const std::uint64_t j = cell(v, h_.v0, inv_dv_, h_.layout.v_points, b);
-    if (i != answer_i_ || j != answer_j_) {
-      for (int k = 0; k < 4; ++k) {  // x..tz at bytes 16..88, k1 k2 flags at 128..152
-        const std::uint8_t* at = node(i + (k & 1), j + (k >> 1));
-        std::memcpy(answer_cell_.corners[k], at + 16, 9 * 8);
-        std::memcpy(answer_cell_.corners[k] + kK1, at + 128, 3 * 8);
+    const std::uint64_t i = snapped_cell(u, h_.u0, inv_du_, h_.layout.u_points, a);
+    const std::uint64_t j = snapped_cell(v, h_.v0, inv_dv_, h_.layout.v_points, b);
+    if (i != last.i || j != last.j) {
+      const std::uint8_t* at[4];
+      for (int k = 0; k < 4; ++k) {  // every cache line read, in flight at once
+        at[k] = node(i + (k & 1), j + (k >> 1));
+        __builtin_prefetch(at[k] + 16);
+        __builtin_prefetch(at[k] + 8 * (kFull ? 11 : 8) - 1);
+        if (kFull) __builtin_prefetch(at[k] + 128), __builtin_prefetch(at[k] + 151);
       }
-      make_bilinear_cell(answer_cell_);
-      answer_i_ = i;
-      answer_j_ = j;
+      BilinearCell& c = last.cell;
+      for (int k = 0; k < 4; ++k) {  // x..tz at bytes 16..88, k1 k2 flags at 128..152
+        std::memcpy(c.corners[k], at[k] + 16, (kFull ? 9 : 6) * 8);
+        if (kFull) std::memcpy(c.corners[k] + kK1, at[k] + 128, 3 * 8);
+      }
+      if (kFull) {
+        make_bilinear_cell(c);
+      } else {  // make_bilinear_cell's coefficients of the point and the normal alone
+        for (int m = kX; m <= kNz; ++m) {
+          c.base[m] = c.corners[0][m];
+          c.along_u[m] = c.corners[1][m] - c.corners[0][m];
+          c.along_v[m] = c.corners[2][m] - c.corners[0][m];
+          c.twist[m] = (c.corners[3][m] - c.corners[2][m]) - (c.corners[1][m] - c.corners[0][m]);
+        }
+      }
+      last.i = i;
+      last.j = j;
     }
-    interpolate_bilinear(answer_cell_, a, b, inv_du_, inv_dv_, Interpolation::bilinear, out);
+    interpolate_bilinear(last.cell, a, b, inv_du_, inv_dv_, Interpolation::bilinear, out);
   }
 
   /// x + nz at (u,v), or with All the sum of the six values.
@@ -107,6 +134,24 @@ class BareTable {
     local = f - static_cast<double>(c);
     return c;
   }
+  // cell() with SurfaceBinding's rules at grid lines: a local coordinate within 1e-9 of 0 or 1
+  // is on the line (the next cell's 0 above), and the last cell takes the upper edge.
+  static std::uint64_t snapped_cell(double x, double lo, double inv_step, std::uint64_t nodes, double& local) {
+    const double f = (x - lo) * inv_step;
+    std::uint64_t c = static_cast<std::uint64_t>(f);
+    local = f - static_cast<double>(c);
+    if (local > 1 - 1e-9) {
+      ++c;
+      local = 0;
+    } else if (local < 1e-9) {
+      local = 0;
+    }
+    if (c > nodes - 2) {
+      local = std::min(local + static_cast<double>(c - (nodes - 2)), 1.0);
+      c = nodes - 2;
+    }
+    return c;
+  }
   const std::uint8_t* node(std::uint64_t i, std::uint64_t j) const {
     const GridLine &gu = u_lines_[i], &gv = v_lines_[j];
     const std::uint8_t* record = records_[gu.tile * h_.layout.v_records + gv.tile];
@@ -120,8 +165,11 @@ class BareTable {
   double inv_du_ = 1 / h_.du, inv_dv_ = 1 / h_.dv;
   double c_[4][6] = {};  // x y z nx ny nz of the last cell's corners
   std::uint64_t cell_i_ = ~std::uint64_t{0}, cell_j_ = 0;
-  BilinearCell answer_cell_;  // answer_sum()'s last cell
-  std::uint64_t answer_i_ = ~std::uint64_t{0}, answer_j_ = 0;
+  struct AnswerCell {
+    BilinearCell cell;
+    std::uint64_t i = ~std::uint64_t{0}, j = 0;
+  };
+  AnswerCell d1_cell_, full_cell_;  // answer_at()'s last cell of each kind
 };
 
 }  // namespace surfdb::bench

@@ -108,14 +108,15 @@ int main(int argc, char** argv) {
   // Two floors: `floor` sums x + nz of each lookup, and the compiler then interpolates those two
   // values alone; `floor6` sums all six, point and normal (bare_table.hpp). Under the first three
   // rows, the answer's floor: the same lookup computing each answer by the library's interpolation,
-  // with nothing of a binding (no window, status, wrap or snapping), what the answer itself costs.
+  // with nothing else of a binding (no window, status or wrap), what the answer itself costs.
   report.line("%-50s %9s %9s %8s %9s %9s %8s %9s %8s %9s %8s", "queries (same face, same sequence)", "OCCT ns",
               "floor ns", "speedup", "floor6 ns", "d1 ns", "speedup", "batch ns", "speedup", "full ns", "speedup");
   BareTable bare(*db);
   double last_d1_ns = 0;  // the last row's query_d1 and the minor page faults of its fastest pass
   long last_d1_faults = 0;
+  enum class AnswerFloor { no, yes };  // whether a row also times the answer's floor
   const auto compare = [&](const char* name, const std::vector<UV>& uv, SurfaceBinding& b, WindowPolicy policy,
-                           bool answer_floor = false) {
+                           AnswerFloor answer_floor = AnswerFloor::no) {
     double sink = 0;
     std::vector<double> us(uv.size()), vs(uv.size());
     for (std::size_t k = 0; k < uv.size(); ++k) us[k] = uv[k].u, vs[k] = uv[k].v;
@@ -130,22 +131,22 @@ int main(int argc, char** argv) {
     const double t_full = best_cpu_run([&] { sink += surfdb_sum<true>(b, uv, policy); }).seconds / n * 1e9;
     report.line("%-50s %9.1f %9.1f %7.1fx %9.1f %9.1f %7.1fx %9.1f %7.1fx %9.1f %7.1fx", name, t_occt, t_bare,
                 t_occt / t_bare, t_bare6, t_d1, t_occt / t_d1, t_batch, t_occt / t_batch, t_full, t_occt / t_full);
-    if (answer_floor) {  // the floor with each answer's own arithmetic (BareTable::answer_sum)
+    if (answer_floor == AnswerFloor::yes) {  // each answer computed from the floor's lookup (BareTable::answer_sum)
       const double t_answer_d1 = best_cpu_run([&] { sink += bare.answer_sum<SurfaceD1>(uv); }).seconds / n * 1e9;
       const double t_answer = best_cpu_run([&] { sink += bare.answer_sum<SurfacePoint>(uv); }).seconds / n * 1e9;
-      report.line("  (the answer's floor, the bare lookup with the library's interpolation and no binding: query_d1's"
+      report.line("  (the answer's floor, the bare lookup computing the answer by the library's interpolation: query_d1's"
                   " %.1f ns, %.2fx the floor, query_d1 %.2fx it; query's %.1f ns, %.2fx the floor, query %.2fx it)",
                   t_answer_d1, t_answer_d1 / t_bare, t_d1 / t_answer_d1, t_answer, t_answer / t_bare, t_full / t_answer);
     }
     return sink;
   };
   SurfaceBinding whole(db, {37, 37}, Residency::direct_mapping);
-  compare("random (u,v), whole table mapped", random, whole, WindowPolicy::follow, true);
+  compare("random (u,v), whole table mapped", random, whole, WindowPolicy::follow, AnswerFloor::yes);
   SurfaceBinding small(db, {5, 5}, Residency::window_copy);
   small.window().follow({18, 18});  // records 16..20 x 16..20: every query of the sequence inside
   small.query(window[0].u, window[0].v, WindowPolicy::hold);
-  compare("random (u,v) inside a 5 x 5-record window", window, small, WindowPolicy::hold, true);
-  compare("smooth path, 0.1 cell per query, whole table mapped", path, whole, WindowPolicy::follow, true);
+  compare("random (u,v) inside a 5 x 5-record window", window, small, WindowPolicy::hold, AnswerFloor::yes);
+  compare("smooth path, 0.1 cell per query, whole table mapped", path, whole, WindowPolicy::follow, AnswerFloor::yes);
   const double whole_d1_ns = last_d1_ns;
   const long whole_d1_faults = last_d1_faults;
   SurfaceBinding tracking(db, {5, 5}, Residency::direct_mapping);
@@ -220,13 +221,14 @@ int main(int argc, char** argv) {
         sink += bare.at(answer[k].u + 0 * first, answer[k].v);
       }
     }).seconds / m * 1e9;
-    // The answer's floor of a warm projection: the full answers Newton reads, at the guess and three
-    // at the answer (its 2.99 steps; the last two in the answer's cell), without the 3 x 3 solves.
+    // The answer's floor of a warm projection: the full answers Newton reads, one at the guess and
+    // three more for its (at most) three steps, taken here at the foot point itself: the first
+    // enters the foot's cell, the other two answer from it. Without the 3 x 3 solves.
     const double t_answers = best_cpu_run([&] {
       SurfacePoint s;
       for (std::size_t k = 0; k < m; ++k) {
-        bare.answer(guess[k].u, guess[k].v, s);
-        for (int step = 0; step < 3; ++step) bare.answer(answer[k].u + 0 * s.p.x(), answer[k].v, s);
+        bare.answer_at(guess[k].u, guess[k].v, s);
+        for (int step = 0; step < 3; ++step) bare.answer_at(answer[k].u + 0 * s.p.x(), answer[k].v, s);
         sink += s.p.x();
       }
     }).seconds / m * 1e9;
@@ -241,8 +243,8 @@ int main(int argc, char** argv) {
     }
     report.line("  (warm: %.1f%% converged, %.2f iterations on average, %zu at most; a query each and one at the guess,"
                 " against the floor's two lookups)", 100.0 * converged / m, double(iterations) / m, worst);
-    report.line("  (the answer's floor, the four full answers Newton reads, bare lookups with the library's"
-                " interpolation and no solve: %.1f ns, %.2fx the floor; surfdb %.2fx it)", t_answers, t_answers / t_bare,
+    report.line("  (the answer's floor, the four full answers Newton reads, by the bare lookup, without the"
+                " solves: %.1f ns, %.2fx the floor; surfdb %.2fx it)", t_answers, t_answers / t_bare,
                 t_ours / t_answers);
   }
   {

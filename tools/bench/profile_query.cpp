@@ -1,28 +1,61 @@
 // One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
 // `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
 // the number of queries is the cost of a query without the one-time work (opening, verifying).
-// Usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|answer_d1|answer_full|cold PASSES
+// Usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|answer_d1|answer_full|cold|compare PASSES
 //   (floor: bare_table.hpp's x + nz, two values interpolated; floor6: all six, point and normal;
-//   answer_d1, answer_full: the answer's floor, BareTable::answer_sum, for query_d1 and query)
+//   answer_d1, answer_full: the answer's floor, BareTable::answer_sum, for query_d1 and query;
+//   compare: checks that the answer's floor answers as the binding does, field by field)
 //   cell: ten points in one cell, over and over; path: bench_query's smooth path, a tenth of a
 //   cell per query; random: uniform over the face. One binding over the whole table, mapped.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bare_table.hpp"
 #include "surfdb/table/projection.hpp"
 #include "surfdb/table/surface_binding.hpp"
 
+namespace {
+
+constexpr std::array<std::string_view, 3> kSequences = {"cell", "path", "random"};
+constexpr std::array<std::string_view, 8> kKinds = {"d1",          "full", "floor", "floor6", "answer_d1",
+                                                    "answer_full", "cold", "compare"};
+
+bool same(const Eigen::Vector3d& x, const Eigen::Vector3d& y) { return std::memcmp(x.data(), y.data(), sizeof(double) * 3) == 0; }
+
+// Whether the answer's floor (BareTable::answer_at) answers as the binding does, every field
+// both have, bit for bit: the floor is a floor of this answer only if it is this answer.
+bool same_answers(surfdb::SurfaceBinding& binding, surfdb::bench::BareTable& bare, double u, double v) {
+  const surfdb::SurfaceD1 d1 = binding.query_d1(u, v);
+  surfdb::SurfaceD1 bare_d1;
+  bare.answer_at(u, v, bare_d1);
+  const surfdb::SurfacePoint s = binding.query(u, v);
+  surfdb::SurfacePoint bare_s;
+  bare.answer_at(u, v, bare_s);
+  return same(d1.p, bare_d1.p) && same(d1.dp_du, bare_d1.dp_du) && same(d1.dp_dv, bare_d1.dp_dv) &&
+         same(d1.n, bare_d1.n) && same(s.p, bare_s.p) && same(s.dp_du, bare_s.dp_du) &&
+         same(s.dp_dv, bare_s.dp_dv) && same(s.n, bare_s.n) && same(s.t, bare_s.t) && same(s.b, bare_s.b) &&
+         same(s.dn_du, bare_s.dn_du) && same(s.dn_dv, bare_s.dn_dv) && std::memcmp(&s.k1, &bare_s.k1, 8) == 0 &&
+         std::memcmp(&s.k2, &bare_s.k2, 8) == 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  const std::string sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";
-  if ((sequence != "cell" && sequence != "path" && sequence != "random") || (kind != "d1" && kind != "full" && kind != "floor" && kind != "floor6" &&
-       kind != "answer_d1" && kind != "answer_full" && kind != "cold")) {
-    std::fprintf(stderr, "usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|answer_d1|answer_full|cold PASSES\n");
+  const std::string_view sequence = argc == 5 ? argv[2] : "", kind = argc == 5 ? argv[3] : "";
+  if (std::find(kSequences.begin(), kSequences.end(), sequence) == kSequences.end() ||
+      std::find(kKinds.begin(), kKinds.end(), kind) == kKinds.end()) {
+    std::fprintf(stderr,
+                 "usage: profile_query FILE.sdb cell|path|random "
+                 "d1|full|floor|floor6|answer_d1|answer_full|cold|compare PASSES\n");
     return 2;
   }
   try {
@@ -64,6 +97,13 @@ int main(int argc, char** argv) {
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
       if (kind == "floor" || kind == "floor6") {
         sink += kind == "floor" ? bare.sum(bare_uv) : bare.sum_all(bare_uv);
+        continue;
+      }
+      if (kind == "compare") {
+        std::size_t differ = 0;
+        for (const auto& [u, v] : uv) differ += !same_answers(binding, bare, u, v);
+        std::printf("%zu of %zu answers of the answer's floor differ from the binding's\n", differ, n);
+        if (differ != 0) return 1;
         continue;
       }
       if (kind == "answer_d1" || kind == "answer_full") {

@@ -221,7 +221,10 @@ int main(int argc, char** argv) {
   });
 
   // The floor of the write: the file's bytes written, fsync'ed and renamed, nothing else; and the
-  // checksums of those bytes alone.
+  // checksums of those bytes alone. Every timed write here and below replaces a file of the same
+  // size, as a conversion run again does (ext4 frees the old file's blocks in the rename): an
+  // untimed write first, so that the first repeat is not the only one with nothing to replace.
+  write_floor(dir / "floor.sdb", layout.file_bytes, layout.record_bytes, false);
   const Timing floor = best_timing([&] { write_floor(dir / "floor.sdb", layout.file_bytes, layout.record_bytes, true); });
   const Timing cached = best_timing([&] { write_floor(dir / "floor.sdb", layout.file_bytes, layout.record_bytes, false); });
   std::filesystem::remove(dir / "floor.sdb");
@@ -236,6 +239,7 @@ int main(int argc, char** argv) {
     double load = 0, sampling = 0, writing = 0, verify = 0, evaluation_cpu = 0, record_cpu = 0;
     double convert_cpu = 0, verify_cpu = 0;
   } run, kept;
+  convert_surface(*model.face(1), options, dir / "patch.sdb");  // the file each timed run replaces
   const Timing ours = best_timing(
       [&] {
         const auto t0 = Clock::now();

@@ -29,7 +29,9 @@ constexpr std::array<std::string_view, 3> kSequences = {"cell", "path", "random"
 constexpr std::array<std::string_view, 8> kKinds = {"d1",          "full", "floor", "floor6", "answer_d1",
                                                     "answer_full", "cold", "compare"};
 
-bool same(const Eigen::Vector3d& x, const Eigen::Vector3d& y) { return std::memcmp(x.data(), y.data(), sizeof(double) * 3) == 0; }
+bool same(const Eigen::Vector3d& x, const Eigen::Vector3d& y) {
+  return std::memcmp(x.data(), y.data(), sizeof(double) * 3) == 0;
+}
 
 // Whether the answer's floor (BareTable::answer_at) answers as the binding does, every field
 // both have, bit for bit: the floor is a floor of this answer only if it is this answer.
@@ -107,7 +109,8 @@ int main(int argc, char** argv) {
         continue;
       }
       if (kind == "answer_d1" || kind == "answer_full") {
-        sink += kind == "answer_d1" ? bare.answer_sum<surfdb::SurfaceD1>(bare_uv) : bare.answer_sum<surfdb::SurfacePoint>(bare_uv);
+        sink += kind == "answer_d1" ? bare.answer_sum<surfdb::SurfaceD1>(bare_uv)
+                                    : bare.answer_sum<surfdb::SurfacePoint>(bare_uv);
         continue;
       }
       if (tree) {

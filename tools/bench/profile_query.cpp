@@ -1,6 +1,7 @@
 // One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
 // `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
 // the number of queries is the cost of a query without the one-time work (opening, verifying).
+// Prints the fastest pass's time per query too (wall clock: for A/B runs, not for the docs).
 // Usage: profile_query FILE.sdb cell|path|random d1|full|floor|floor6|answer_d1|answer_full|cold|compare PASSES
 //   (floor: bare_table.hpp's x + nz, two values interpolated; floor6: all six, point and normal;
 //   answer_d1, answer_full: the answer's floor, BareTable::answer_sum, for query_d1 and query;
@@ -9,11 +10,13 @@
 //   cell per query; random: uniform over the face. One binding over the whole table, mapped.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <random>
 #include <string>
 #include <string_view>
@@ -96,9 +99,15 @@ int main(int argc, char** argv) {
         points.push_back(s.p + (4 * unit(rng) - 2) * s.n);
       }
     }
+    double fastest = std::numeric_limits<double>::infinity();  // seconds of the fastest pass
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
+      const auto start = std::chrono::steady_clock::now();
+      const auto timed = [&] {
+        fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      };
       if (kind == "floor" || kind == "floor6") {
         sink += kind == "floor" ? bare.sum(bare_uv) : bare.sum_all(bare_uv);
+        timed();
         continue;
       }
       if (kind == "compare") {
@@ -106,15 +115,18 @@ int main(int argc, char** argv) {
         for (const auto& [u, v] : uv) differ += !same_answers(binding, bare, u, v);
         std::printf("%zu of %zu answers of the answer's floor differ from the binding's\n", differ, n);
         if (differ != 0) return 1;
+        timed();
         continue;
       }
       if (kind == "answer_d1" || kind == "answer_full") {
         sink += kind == "answer_d1" ? bare.answer_sum<surfdb::SurfaceD1>(bare_uv)
                                     : bare.answer_sum<surfdb::SurfacePoint>(bare_uv);
+        timed();
         continue;
       }
       if (tree) {
         for (const Eigen::Vector3d& x : points) sink += surfdb::project_global(binding, *tree, x).distance;
+        timed();
         continue;
       }
       for (const auto& [u, v] : uv) {
@@ -126,8 +138,9 @@ int main(int argc, char** argv) {
           sink += s.p.x() + s.n.z();
         }
       }
+      timed();
     }
-    std::printf("%zu queries a pass, checksum %.17g\n", n, sink);
+    std::printf("%zu queries a pass, checksum %.17g; the fastest pass %.1f ns a query\n", n, sink, fastest / n * 1e9);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "profile_query: %s\n", e.what());
     return 1;

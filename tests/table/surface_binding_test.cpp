@@ -251,14 +251,18 @@ TEST_CASE("an answer does not depend on the queries before it") {
   // (u,v) from memory: none of that may change a value. Each answer of a long mixed sequence is
   // compared with that of a binding that has just answered a query far away. A self-comparison on
   // purpose; the first test case gives the independent truth.
+  // The walking binding also asks query_d1 first at every third point, so that query() then
+  // finds a cell that holds no frame values (query_d1 reads only the point and the normal).
   // catches: a kept cell reused after the query moved to its neighbour (off by one cell), a shared
-  // corner moved to the wrong side, a remembered answer returned for a different (u,v).
+  // corner read from the wrong node, a remembered answer returned for a different (u,v), a full
+  // query answered from a cell query_d1 loaded (tangent and curvatures stale).
   const auto db = paper_octant();
   const double h = db->header().du, top = db->header().u1;
   SurfaceBinding walking(db, {5, 5}, Residency::direct_mapping);
   SurfaceBinding fresh(db, {37, 37}, Residency::direct_mapping);
-  int differing = 0;
+  int differing = 0, k = 0;
   for (auto [u, v] : mixed_sequence(h, top)) {
+    if (++k % 3 == 0) walking.query_d1(u, v);
     const SurfacePoint a = walking.query(u, v);
     fresh.query(top - u, top - v);  // somewhere else: the next query loads its cell afresh
     differing += !same(a, fresh.query(u, v));

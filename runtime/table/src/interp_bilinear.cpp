@@ -11,21 +11,9 @@ namespace surfdb {
 using namespace interp_detail;
 
 void make_bilinear_cell(BilinearCell& cell) {
-  const CellValues& c = cell.corners;
-  for (int k = 0; k < kCornerValues; ++k) {
-    cell.base[k] = c[0][k];
-    cell.along_u[k] = c[1][k] - c[0][k];
-    cell.along_v[k] = c[2][k] - c[0][k];
-    cell.twist[k] = (c[3][k] - c[2][k]) - (c[1][k] - c[0][k]);
-  }
+  set_coefficients(cell, kX, kFlags);
   cell.base[kFlags] = cell.along_u[kFlags] = cell.along_v[kFlags] = cell.twist[kFlags] = 0;
-  cell.flags_all = ~0u;
-  cell.flags_any = 0;
-  for (const auto& corner : c) {
-    const auto flags = static_cast<std::uint32_t>(corner[kFlags]);
-    cell.flags_all &= flags;
-    cell.flags_any |= flags;
-  }
+  set_flags(cell);
 }
 
 namespace {

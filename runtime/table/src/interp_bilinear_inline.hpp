@@ -23,6 +23,29 @@ inline double inverse_norm_near_one(double s) {
   return 1 / std::sqrt(s);
 }
 
+// make_bilinear_cell's coefficients of values [first, last) of the cell's corners alone: a
+// binding whose query needs no frame makes those of the point and the normal.
+[[gnu::always_inline]] inline void set_coefficients(BilinearCell& cell, int first, int last) {
+  const CellValues& c = cell.corners;
+  for (int k = first; k < last; ++k) {
+    cell.base[k] = c[0][k];
+    cell.along_u[k] = c[1][k] - c[0][k];
+    cell.along_v[k] = c[2][k] - c[0][k];
+    cell.twist[k] = (c[3][k] - c[2][k]) - (c[1][k] - c[0][k]);
+  }
+}
+
+// make_bilinear_cell's flags_all and flags_any, from the corners' flags.
+[[gnu::always_inline]] inline void set_flags(BilinearCell& cell) {
+  cell.flags_all = ~0u;
+  cell.flags_any = 0;
+  for (const auto& corner : cell.corners) {
+    const auto flags = static_cast<std::uint32_t>(corner[kFlags]);
+    cell.flags_all &= flags;
+    cell.flags_any |= flags;
+  }
+}
+
 // One triple of values (point, normal or tangent) at (a, b), and its differences across the cell
 // there: across_u = f(1, b) - f(0, b), across_v = f(a, 1) - f(a, 0). Kept in registers: a
 // round trip through an array on the stack stalls on store forwarding.

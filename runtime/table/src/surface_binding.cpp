@@ -91,10 +91,15 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
 }
 
 // Inlined into load_cell, like prefetch_node: called four times per cell entered.
-[[gnu::always_inline]] inline void SurfaceBinding::gather(const std::uint8_t* at, double* v) const {
+[[gnu::always_inline]] inline void SurfaceBinding::gather(const std::uint8_t* at, double* v, Reach reach) const {
   if (standard_layout_) [[likely]] {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
-    std::memcpy(v, at + 8 * 2, 9 * 8);
-    std::memcpy(v + kK1, at + 8 * 16, 3 * 8);
+    if (reach == Reach::frame) {
+      std::memcpy(v, at + 8 * 2, 9 * 8);
+      std::memcpy(v + kK1, at + 8 * 16, 3 * 8);
+    } else {
+      std::memcpy(v, at + 8 * 2, 6 * 8);
+      std::memcpy(v + kFlags, at + 8 * 18, 8);
+    }
     return;
   }
   gather_any_layout(at, v);
@@ -112,11 +117,15 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   return (std::uint64_t{u_lines_[i].local} * v_record_points_ + v_lines_[j].local) * node_bytes_;
 }
 
-[[gnu::always_inline]] inline void SurfaceBinding::prefetch_node(const std::uint8_t* node) const {
-  if (standard_layout_) [[likely]] {  // the cache lines of the two runs gather() copies
+[[gnu::always_inline]] inline void SurfaceBinding::prefetch_node(const std::uint8_t* node, Reach reach) const {
+  if (standard_layout_) [[likely]] {  // the cache lines of the runs gather() copies
     __builtin_prefetch(node + 8 * 2);
-    __builtin_prefetch(node + 8 * 11 - 1);
-    __builtin_prefetch(node + 8 * 16);
+    if (reach == Reach::frame) {
+      __builtin_prefetch(node + 8 * 11 - 1);
+      __builtin_prefetch(node + 8 * 16);
+    } else {
+      __builtin_prefetch(node + 8 * 8 - 1);
+    }
     __builtin_prefetch(node + 8 * 19 - 1);
     return;
   }
@@ -126,68 +135,67 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   for (const std::uint8_t* at = node + 64; at < last; at += 64) __builtin_prefetch(at);
 }
 
-void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
-  // The move from the last cell along each axis: -1, 0 or 1, 2 for farther or no last cell.
-  const auto step = [&](std::uint64_t to, std::uint64_t from) {
-    if (cell_i_ == ~std::uint64_t{0}) return 2;
-    return to == from ? 0 : to == from + 1 ? 1 : to + 1 == from ? -1 : 2;
-  };
-  const int step_u = step(i0, cell_i_), step_v = step(j0, cell_j_);
-  const bool from_neighbour = std::abs(step_u) + std::abs(step_v) == 1;
+// Inlined into enter_cell, its only caller.
+[[gnu::always_inline]] inline void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0, Reach reach) {
+  if (!standard_layout_) reach = Reach::frame;  // gather_any_layout reads every value
+  // The move from the last cell along each axis; a neighbour's is 1 or -1 along one of them.
+  const auto step_u = static_cast<std::int64_t>(i0 - cell_i_), step_v = static_cast<std::int64_t>(j0 - cell_j_);
+  const bool from_neighbour = cell_i_ != ~std::uint64_t{0} && step_u * step_u + step_v * step_v == 1;
   cell_i_ = ~std::uint64_t{0};  // no stale cell if a damaged record throws below
   cell_fu_ = cell_fv_ = std::numeric_limits<double>::quiet_NaN();
-  // Corner k is node (i0 + k % 2, j0 + k / 2). A neighbour of the last cell shares two corners
-  // with it (a path enters one): those move to their new places, from the far side of the last
-  // cell to the near side of this one, and only the other two are read.
-  CellValues& c = cell_.corners;
-  int kept_from[4] = {-1, -1, -1, -1};  // the corner of the last cell that is corner k of this one
-  for (int k = 0; from_neighbour && k < 4; ++k) {
-    const int u = (k & 1) + step_u, v = (k >> 1) + step_v;  // the same node as a corner of the last cell
-    if (u >= 0 && u <= 1 && v >= 0 && v <= 1) kept_from[k] = u + 2 * v;
-  }
-  // A cell inside one record (all but those on a record's last row or column) has its corners at
-  // fixed strides from the first; a cell straddling records reads each from its own.
+  // Corner k is node (i0 + k % 2, j0 + k / 2). A cell inside one record (all but those on a
+  // record's last row or column) has its corners at fixed strides from the first; a cell
+  // straddling records reads each from its own. A neighbour of the last cell reads the two
+  // corners it shares with it again: they are in the nearest cache, and reading them costs no
+  // more than moving them.
   const GridLine &line_u = u_lines_[i0], &line_v = v_lines_[j0];
   const bool one_record = line_u.local + 1 < u_record_points_ && line_v.local + 1 < v_record_points_;
-  const std::uint8_t* first = one_record ? window_.record({line_u.tile, line_v.tile}) + node_offset(i0, j0) : nullptr;
-  const std::uint8_t* read[4] = {};
-  for (int k = 0; k < 4; ++k) {
-    if (kept_from[k] >= 0) continue;
-    const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
-    read[k] = one_record ? first + (k & 1) * row_bytes_ + (k >> 1) * node_bytes_
-                         : window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
+  const std::uint8_t* node[4];
+  if (one_record) [[likely]] {
+    node[0] = window_.record({line_u.tile, line_v.tile}) + node_offset(i0, j0);
+    node[1] = node[0] + row_bytes_;
+    node[2] = node[0] + node_bytes_;
+    node[3] = node[1] + node_bytes_;
+  } else {
+    for (int k = 0; k < 4; ++k) {
+      const std::uint64_t i = i0 + (k & 1), j = j0 + (k >> 1);
+      node[k] = window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
+    }
   }
-  for (const std::uint8_t* node : read)
-    if (node) prefetch_node(node);  // the misses in flight at once, before anything else
-  for (int k = 0; k < 4; ++k)  // no move overwrites a source: they all go from far side to near
-    if (kept_from[k] >= 0) std::memcpy(c[k], c[kept_from[k]], sizeof c[0]);
-  for (int k = 0; k < 4; ++k)
-    if (read[k]) gather(read[k], c[k]);
+  for (const std::uint8_t* at : node) prefetch_node(at, reach);  // the misses in flight at once
+  for (int k = 0; k < 4; ++k) gather(node[k], cell_.corners[k], reach);
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
-  make_bilinear_cell(cell_);
-  // A path goes on into the next neighbour the same way: fetch the two corners that cell will read.
-  if (one_record && from_neighbour) prefetch_ahead(first, line_u.local, line_v.local, step_u, step_v);
+  interp_detail::set_coefficients(cell_, kX, kTx);
+  if (reach == Reach::frame) interp_detail::set_coefficients(cell_, kTx, kFlags);
+  interp_detail::set_flags(cell_);
+  // A path goes on into a neighbour ahead: along u or along v, the way it last moved along each.
+  // Fetch the corners either would read.
+  if (from_neighbour) {
+    if (step_u != 0) heading_u_ = static_cast<std::int8_t>(step_u);
+    else heading_v_ = static_cast<std::int8_t>(step_v);
+    if (one_record) prefetch_ahead(node[0], line_u.local, line_v.local, reach);
+  }
   cell_i_ = i0;
   cell_j_ = j0;
   cell_fu_ = static_cast<double>(i0);
   cell_fv_ = static_cast<double>(j0);
-  cell_record_ = {u_lines_[i0].tile, v_lines_[j0].tile};
+  cell_record_ = {line_u.tile, line_v.tile};
   cell_status_ = cell_.flags_all & point_flags::valid ? QueryStatus::valid : QueryStatus::invalid_cell;
+  cell_reach_ = reach;
 }
 
-void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, int step_u,
-                                    int step_v) const {
-  // The cell after this one along (step_u, step_v) reads two corners this one does not have; they
+void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach) const {
+  // The neighbours ahead along u and along v each read two corners this cell does not have; they
   // are fetched when they lie in the record of `first`, node (li, lj) of it and corner 0 here.
   const auto fetch_pair = [&](std::int64_t ki, std::int64_t kj, std::uint64_t apart) {
     const std::uint8_t* node = first + ki * static_cast<std::int64_t>(row_bytes_) + kj * static_cast<std::int64_t>(node_bytes_);
-    prefetch_node(node);
-    prefetch_node(node + apart);
+    prefetch_node(node, reach);
+    prefetch_node(node + apart, reach);
   };
-  if (step_v == 1 && lj + 2 < v_record_points_) fetch_pair(0, 2, row_bytes_);         // (i, j+2), (i+1, j+2)
-  if (step_v == -1 && lj >= 1) fetch_pair(0, -1, row_bytes_);                        // (i, j-1), (i+1, j-1)
-  if (step_u == 1 && li + 2 < u_record_points_) fetch_pair(2, 0, node_bytes_);       // (i+2, j), (i+2, j+1)
-  if (step_u == -1 && li >= 1) fetch_pair(-1, 0, node_bytes_);                       // (i-1, j), (i-1, j+1)
+  if (heading_v_ == 1 && lj + 2 < v_record_points_) fetch_pair(0, 2, row_bytes_);         // (i, j+2), (i+1, j+2)
+  if (heading_v_ == -1 && lj >= 1) fetch_pair(0, -1, row_bytes_);                        // (i, j-1), (i+1, j-1)
+  if (heading_u_ == 1 && li + 2 < u_record_points_) fetch_pair(2, 0, node_bytes_);       // (i+2, j), (i+2, j+1)
+  if (heading_u_ == -1 && li >= 1) fetch_pair(-1, 0, node_bytes_);                       // (i-1, j), (i-1, j+1)
 }
 
 inline bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b) {
@@ -200,11 +208,11 @@ inline bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy
   return true;
 }
 
-SurfaceBinding::CellHit SurfaceBinding::enter_cell(double u, double v, WindowPolicy policy) {
+SurfaceBinding::CellHit SurfaceBinding::enter_cell(double u, double v, WindowPolicy policy, Reach reach) {
   const AxisHit hu = locate(u, u_axis_);
   const AxisHit hv = locate(v, v_axis_);
   if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_lines_[hu.cell].tile, v_lines_[hv.cell].tile});
-  if (hu.cell != cell_i_ || hv.cell != cell_j_) load_cell(hu.cell, hv.cell);  // else: same corners
+  if (hu.cell != cell_i_ || hv.cell != cell_j_ || reach > cell_reach_) load_cell(hu.cell, hv.cell, reach);
   const bool outside = hu.outside || hv.outside;
   return {hu.local, hv.local, hu.param, hv.param, outside ? QueryStatus::outside_domain : cell_status_};
 }
@@ -217,7 +225,8 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   last_u_ = std::numeric_limits<double>::quiet_NaN();  // until this query succeeds
   SurfacePoint& out = last_;
   CellHit hit{0, 0, u, v, cell_status_};
-  if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell(u, v, policy);
+  if (cell_reach_ != Reach::frame || !in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]]
+    hit = enter_cell(u, v, policy, Reach::frame);
   out.u = hit.u;
   out.v = hit.v;
   // The bilinear mode inline (the same operations as interpolate_bilinear's, interp_bilinear_inline.hpp).
@@ -234,7 +243,7 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
 SurfaceD1 SurfaceBinding::query_d1(double u, double v, WindowPolicy policy) {
   last_u_ = std::numeric_limits<double>::quiet_NaN();  // the memo is of full answers in the current cell
   CellHit hit{0, 0, u, v, cell_status_};
-  if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell(u, v, policy);
+  if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell(u, v, policy, Reach::point_normal);
   SurfaceD1 out;
   out.u = hit.u;
   out.v = hit.v;
@@ -260,10 +269,10 @@ void SurfaceBinding::prefetch(double u, double v) const {
   // The corners in this record: all four unless the cell straddles records.
   const std::uint8_t* first = record + node_offset(hu.cell, hv.cell);
   const bool next_u = line_u.local + 1 < u_record_points_, next_v = line_v.local + 1 < v_record_points_;
-  prefetch_node(first);
-  if (next_u) prefetch_node(first + row_bytes_);
-  if (next_v) prefetch_node(first + node_bytes_);
-  if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_);
+  prefetch_node(first, Reach::frame);
+  if (next_u) prefetch_node(first + row_bytes_, Reach::frame);
+  if (next_v) prefetch_node(first + node_bytes_, Reach::frame);
+  if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_, Reach::frame);
 }
 
 template <class Answer, class Query>

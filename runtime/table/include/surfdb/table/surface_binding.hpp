@@ -71,19 +71,23 @@ class SurfaceBinding {
     double a, b, u, v;
     QueryStatus status;
   };
+  /// What a cell holds: query_d1 needs the point, the normal and the flags of its corners; query
+  /// also the tangent and the curvatures (the frame's values).
+  enum class Reach : std::uint8_t { point_normal, frame };
   /// True when (u,v) lies inside the last cell, clear of its edges: sets the local coordinates
   /// and moves the window by `policy`.
   bool in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b);
-  /// Otherwise: locates (u,v), moves the window by `policy` and loads the cell's corners.
-  CellHit enter_cell(double u, double v, WindowPolicy policy);
-  void gather(const std::uint8_t* node, double* values) const;
+  /// Otherwise: locates (u,v), moves the window by `policy` and loads the cell's corners as far
+  /// as `reach` (again when the same cell holds less).
+  CellHit enter_cell(double u, double v, WindowPolicy policy, Reach reach);
+  void gather(const std::uint8_t* node, double* values, Reach reach) const;
   void gather_any_layout(const std::uint8_t* node, double* values) const;
-  void load_cell(std::uint64_t i, std::uint64_t j);
+  void load_cell(std::uint64_t i, std::uint64_t j, Reach reach);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
-  void prefetch_node(const std::uint8_t* node) const;
-  /// Prefetches the two corners the next cell along (step_u, step_v) adds to this one's, when they
+  void prefetch_node(const std::uint8_t* node, Reach reach) const;
+  /// Prefetches the corners the cells ahead (heading_u_, heading_v_) add to this one's, when they
   /// lie in the record of `first` (this cell's corner 0, node (li, lj) of that record).
-  void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, int step_u, int step_v) const;
+  void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach) const;
   template <class Answer, class Query>
   void query_each(std::span<const double> u, std::span<const double> v, std::span<Answer> out, Query one);
 
@@ -103,6 +107,10 @@ class SurfaceBinding {
   double cell_fu_ = std::numeric_limits<double>::quiet_NaN(), cell_fv_ = cell_fu_;  // the same as doubles
   RecordIndex cell_record_{};  // the record holding node (cell_i_, cell_j_)
   QueryStatus cell_status_ = QueryStatus::valid;  // valid or invalid_cell
+  Reach cell_reach_ = Reach::point_normal;  // the values of cell_ set; the others are stale
+  // The way the last moves into a neighbouring cell went along u and along v (-1 or 1; 0 before
+  // any): a path's next cell lies ahead along one of them.
+  std::int8_t heading_u_ = 0, heading_v_ = 0;
   // The cell prefetch() hinted last (as doubles, NaN for none): a hint's memo, not an answer's.
   mutable double hinted_fu_ = std::numeric_limits<double>::quiet_NaN(), hinted_fv_ = hinted_fu_;
   // The last answer and where it was asked: a Newton solver starts each solve where the last one

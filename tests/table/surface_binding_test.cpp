@@ -247,7 +247,7 @@ std::vector<std::pair<double, double>> mixed_sequence(double h, double top) {
 }  // namespace
 
 TEST_CASE("an answer does not depend on the queries before it") {
-  // A binding keeps its last cell, moves shared corners into a neighbour and answers a repeated
+  // A binding keeps its last cell, reads shared corners again in a neighbour and answers a repeated
   // (u,v) from memory: none of that may change a value. Each answer of a long mixed sequence is
   // compared with that of a binding that has just answered a query far away. A self-comparison on
   // purpose; the first test case gives the independent truth.
@@ -268,6 +268,41 @@ TEST_CASE("an answer does not depend on the queries before it") {
     differing += !same(a, fresh.query(u, v));
   }
   CHECK(differing == 0);
+}
+
+TEST_CASE("query after query_d1 in the same cell has the frame and curvatures of a fresh cell") {
+  // query_d1 loads a cell's point, normal and flags only; query must then load the rest. On a
+  // torus the tangent and one curvature vary from node to node (on the octant k1 = k2 everywhere,
+  // so stale curvatures would not show there). A self-comparison on purpose; the
+  // values' closed forms are checked in the first test cases.
+  // catches: query answering from a cell query_d1 loaded, a reload that leaves the curvatures
+  // (or the tangent) stale.
+  TempDir dir;
+  AnalyticSpec torus;
+  torus.kind = AnalyticKind::torus, torus.radius = 30, torus.minor_radius = 8;
+  ConvertOptions options;
+  options.grid = {101, 101};
+  options.record = {10, 10};
+  convert_surface(*make_analytic_surface(torus), options, dir / "torus.sdb");
+  const auto db = Database::open(dir / "torus.sdb");
+  const Header& h = db->header();
+  SurfaceBinding mixed(db, {3, 3}), fresh(db);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> unit(0, 1);
+  double u = h.u0 + 0.3 * (h.u1 - h.u0), v = h.v0 + 0.6 * (h.v1 - h.v0);
+  double k2_low = INFINITY, k2_high = -INFINITY;  // k1 = 1/r on the whole torus, k2 varies
+  int differing = 0;
+  for (int k = 0; k < 5000; ++k) {
+    u = std::clamp(u + (unit(rng) - 0.5) * 1.6 * h.du, h.u0, h.u1);  // often into a neighbour
+    v = std::clamp(v + (unit(rng) - 0.5) * 1.6 * h.dv, h.v0, h.v1);
+    mixed.query_d1(u, v);
+    const SurfacePoint a = mixed.query(u, v);
+    fresh.query(h.u1 - u, h.v1 - v);  // somewhere else: the next query loads its cell afresh
+    differing += !same(a, fresh.query(u, v));
+    k2_low = std::min(k2_low, a.k2), k2_high = std::max(k2_high, a.k2);
+  }
+  CHECK(differing == 0);
+  CHECK(k2_high - k2_low > 1e-3);  // the walk saw a curvature change
 }
 
 TEST_CASE("query_d1 gives query's point, derivatives and normal bit for bit") {

@@ -140,14 +140,14 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   if (!standard_layout_) reach = Reach::frame;  // gather_any_layout reads every value
   // The move from the last cell along each axis; a neighbour's is 1 or -1 along one of them.
   const auto step_u = static_cast<std::int64_t>(i0 - cell_i_), step_v = static_cast<std::int64_t>(j0 - cell_j_);
-  const bool from_neighbour = cell_i_ != ~std::uint64_t{0} && step_u * step_u + step_v * step_v == 1;
+  const bool from_neighbour = cell_i_ != ~std::uint64_t{0} && std::abs(step_u) + std::abs(step_v) == 1;
   cell_i_ = ~std::uint64_t{0};  // no stale cell if a damaged record throws below
   cell_fu_ = cell_fv_ = std::numeric_limits<double>::quiet_NaN();
   // Corner k is node (i0 + k % 2, j0 + k / 2). A cell inside one record (all but those on a
   // record's last row or column) has its corners at fixed strides from the first; a cell
   // straddling records reads each from its own. A neighbour of the last cell reads the two
-  // corners it shares with it again: they are in the nearest cache, and reading them costs no
-  // more than moving them.
+  // corners it shares with it again, from the nearest cache when the last cell read the same
+  // values (a cell straddling records looks their records up again).
   const GridLine &line_u = u_lines_[i0], &line_v = v_lines_[j0];
   const bool one_record = line_u.local + 1 < u_record_points_ && line_v.local + 1 < v_record_points_;
   const std::uint8_t* node[4];

@@ -15,7 +15,7 @@ enum CornerValue { kX, kY, kZ, kNx, kNy, kNz, kTx, kTy, kTz, kK1, kK2, kFlags, k
 using CellValues = double[4][kCornerValues];
 
 /// A cell in the form a query evaluates fastest: each value f(a, b) = f00 + a f_a + b (f_b + a f_ab)
-/// at local coordinates (a, b) in [0, 1]^2. Built once when a query enters the cell; a smooth path
+/// at local coordinates (a, b) in [0, 1]^2. Built when a query enters the cell; a smooth path
 /// then spends about ten queries in it. Slot kFlags of the coefficient arrays is zero.
 struct BilinearCell {
   CellValues corners;  // as read; on the upper edge (a or b exactly 1) the point is taken from them

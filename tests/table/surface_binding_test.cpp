@@ -273,8 +273,8 @@ TEST_CASE("an answer does not depend on the queries before it") {
 TEST_CASE("query after query_d1 in the same cell has the frame and curvatures of a fresh cell") {
   // query_d1 loads a cell's point, normal and flags only; query must then load the rest. On a
   // torus the tangent and one curvature vary from node to node (on the octant k1 = k2 everywhere,
-  // so stale curvatures would not show there). A self-comparison on purpose; the
-  // values' closed forms are checked in the first test cases.
+  // so stale curvatures would not show there). A self-comparison on purpose; the values' closed
+  // forms are checked in the first test cases.
   // catches: query answering from a cell query_d1 loaded, a reload that leaves the curvatures
   // (or the tangent) stale.
   TempDir dir;

@@ -1,7 +1,8 @@
 // One of bench_query's sequences through one binding, runtime only, for a profiler: run it under
 // `valgrind --tool=callgrind` with 1 and with 2 passes, and the difference of the two totals over
 // the number of queries is the cost of a query without the one-time work (opening, verifying).
-// Prints the fastest pass's time per query too (wall clock: for A/B runs, not for the docs).
+// Prints the fastest pass's time per query too, by wall clock: for runs alternated between
+// builds or sequences (bench_query's processor-time figures stay the reference).
 // Usage: profile_query FILE.sdb cell|path|corner|random d1|full|floor|floor6|answer_d1|answer_full|cold|compare PASSES
 //   (floor: bare_table.hpp's x + nz, two values interpolated; floor6: all six, point and normal;
 //   answer_d1, answer_full: the answer's floor, BareTable::answer_sum, for query_d1 and query;

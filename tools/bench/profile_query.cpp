@@ -104,46 +104,37 @@ int main(int argc, char** argv) {
         points.push_back(s.p + (4 * unit(rng) - 2) * s.n);
       }
     }
+    // One pass of `kind` over the sequence; returns how many answers the compare kind found to differ.
+    const auto one_pass = [&]() -> std::size_t {
+      std::size_t differ = 0;
+      if (kind == "floor" || kind == "floor6") {
+        sink += kind == "floor" ? bare.sum(bare_uv) : bare.sum_all(bare_uv);
+      } else if (kind == "compare") {
+        for (const auto& [u, v] : uv) differ += !same_answers(binding, bare, u, v);
+        std::printf("%zu of %zu answers of the answer's floor differ from the binding's\n", differ, n);
+      } else if (kind == "answer_d1" || kind == "answer_full") {
+        sink += kind == "answer_d1" ? bare.answer_sum<surfdb::SurfaceD1>(bare_uv)
+                                    : bare.answer_sum<surfdb::SurfacePoint>(bare_uv);
+      } else if (tree) {
+        for (const Eigen::Vector3d& x : points) sink += surfdb::project_global(binding, *tree, x).distance;
+      } else {
+        for (const auto& [u, v] : uv) {
+          if (light) {
+            const surfdb::SurfaceD1 s = binding.query_d1(u, v);
+            sink += s.p.x() + s.n.z();
+          } else {
+            const surfdb::SurfacePoint s = binding.query(u, v);
+            sink += s.p.x() + s.n.z();
+          }
+        }
+      }
+      return differ;
+    };
     double fastest = std::numeric_limits<double>::infinity();  // seconds of the fastest pass
     for (int pass = 0; pass < std::stoi(argv[4]); ++pass) {
       const auto start = std::chrono::steady_clock::now();
-      const auto timed = [&] {
-        fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      };
-      if (kind == "floor" || kind == "floor6") {
-        sink += kind == "floor" ? bare.sum(bare_uv) : bare.sum_all(bare_uv);
-        timed();
-        continue;
-      }
-      if (kind == "compare") {
-        std::size_t differ = 0;
-        for (const auto& [u, v] : uv) differ += !same_answers(binding, bare, u, v);
-        std::printf("%zu of %zu answers of the answer's floor differ from the binding's\n", differ, n);
-        if (differ != 0) return 1;
-        timed();
-        continue;
-      }
-      if (kind == "answer_d1" || kind == "answer_full") {
-        sink += kind == "answer_d1" ? bare.answer_sum<surfdb::SurfaceD1>(bare_uv)
-                                    : bare.answer_sum<surfdb::SurfacePoint>(bare_uv);
-        timed();
-        continue;
-      }
-      if (tree) {
-        for (const Eigen::Vector3d& x : points) sink += surfdb::project_global(binding, *tree, x).distance;
-        timed();
-        continue;
-      }
-      for (const auto& [u, v] : uv) {
-        if (light) {
-          const surfdb::SurfaceD1 s = binding.query_d1(u, v);
-          sink += s.p.x() + s.n.z();
-        } else {
-          const surfdb::SurfacePoint s = binding.query(u, v);
-          sink += s.p.x() + s.n.z();
-        }
-      }
-      timed();
+      if (one_pass() != 0) return 1;
+      fastest = std::min(fastest, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::printf("%zu queries a pass, checksum %.17g; the fastest pass %.1f ns a query\n", n, sink, fastest / n * 1e9);
   } catch (const std::exception& e) {

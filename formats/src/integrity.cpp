@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
@@ -24,8 +25,14 @@ bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uin
 }
 
 bool record_values_usable(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number) {
+  return record_values_usable(file.subspan(h.layout.record_offset(number), h.layout.record_bytes), h);
+}
+
+bool record_values_usable(std::span<const std::uint8_t> bytes, const Header& h) {
   const RecordLayout& l = h.layout;
-  const std::uint8_t* record = file.data() + l.record_offset(number);
+  if (bytes.size() != l.record_bytes) throw FormatError("internal: a record of " + std::to_string(bytes.size()) +
+                                                        " bytes, expected " + std::to_string(l.record_bytes));
+  const std::uint8_t* record = bytes.data();
   for (std::uint64_t at = 0; at < l.record_bytes; at += l.scalar_bytes)
     if (!std::isfinite(load_scalar(record + at, l.scalar_bytes, 0))) return false;
   const int flags = column_offset(h, Column::flags);

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -105,6 +107,42 @@ void RecordFileWriter::stop_flushing() {
   flusher_.join();
 }
 
+void RecordFileWriter::read_all(std::span<std::uint8_t> bytes, std::uint64_t offset) const {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::pread(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;  // the file is shorter than what was written to it
+      fail(destination_, "read back");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// Through read calls into one record's buffer, not a mapping: on some virtual machines mapping
+// the file's pages costs several times the copy.
+void RecordFileWriter::check_read_back(std::span<const std::uint8_t> table, std::span<const std::uint8_t> head) const {
+  std::vector<std::uint8_t> buffer(std::max<std::size_t>(layout_.record_bytes, std::max(table.size(), head.size())));
+  const auto differs = [&](std::uint64_t offset, std::span<const std::uint8_t> written) {
+    const std::span<std::uint8_t> read(buffer.data(), written.size());
+    read_all(read, offset);
+    return !std::equal(read.begin(), read.end(), written.begin());
+  };
+  const auto refuse = [&](const std::string& what) {
+    throw FormatError("cannot write " + destination_.string() + ": " + what +
+                      " read back from the file differs from what was written to it (file system or disk "
+                      "damage?); the destination was left as it was");
+  };
+  if (differs(0, head)) refuse("the header");
+  if (differs(layout_.checksum_table_offset(), table)) refuse("the checksum table");
+  const std::span<std::uint8_t> record(buffer.data(), layout_.record_bytes);
+  for (std::uint64_t k = 1; k <= layout_.data_records; ++k) {
+    read_all(record, layout_.record_offset(k));
+    if (checksum(record) != checksums_[k - 1]) refuse("data record " + std::to_string(k));
+  }
+}
+
 Header RecordFileWriter::commit(Header header) {
   const auto done = static_cast<std::uint64_t>(std::count(written_.begin(), written_.end(), 1));
   if (done != layout_.data_records)
@@ -128,7 +166,20 @@ Header RecordFileWriter::commit(Header header) {
   std::memcpy(head.data(), encoded.data(), encoded.size());
   write_all(head, 0);
 
-  if (::fsync(fd_) != 0) fail(destination_, "flush");
+  // The flush waits for the disk; the file is read back and checked meanwhile.
+  int flush_errno = 0;
+  {
+    std::jthread flush([&] {
+      if (::fsync(fd_) != 0) flush_errno = errno;
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    check_read_back(table, head);  // an exception joins the flush first: the file goes after it
+    read_back_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  if (flush_errno != 0) {
+    errno = flush_errno;
+    fail(destination_, "flush");
+  }
   if (::close(fd_) != 0) {
     fd_ = -1;
     fail(destination_, "close");

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "surfdb/formats/integrity.hpp"
 #include "surfdb/formats/record_file_writer.hpp"
 #include "sampling_pool.hpp"
 #include "surfdb/libsurfdb/node_geometry.hpp"
@@ -107,6 +108,16 @@ class RecordFiller {
   ScalarType scalar_;
   double normal_sign_;
 };
+
+// The record's values as `surfdb verify` checks them (the writer's read-back then checks that the
+// file holds these bytes). The filler refuses non-finite doubles; narrowed to float32, a value
+// beyond its range becomes infinite.
+void check_values(std::span<const std::uint8_t> record, const Header& h, std::uint64_t number) {
+  if (record_values_usable(record, h)) return;
+  throw DegenerateGeometry("data record " + std::to_string(number) + " would hold a value that is not finite" +
+                           (h.scalar == ScalarType::f32 ? ": beyond the range of 32-bit floats (convert without --float32)"
+                                                        : " or malformed flags (internal error)"));
+}
 
 // Everything the header says but the counts, which sampling finds.
 Header make_header(const SurfaceSource& source, const ConvertOptions& options, const RecordLayout& layout) {
@@ -206,11 +217,12 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   }
   std::vector<Counters> counters(threads);
 
-  // The pipeline: each worker samples a record into its own buffer (cache-resident), checksums
-  // it and writes it at its place in the file, while the other workers sample theirs; between
-  // rows the writer's own thread flushes the rows so far to disk, so that the final flush finds
-  // most of the file there already. The bytes of each record depend on its nodes only, so the
-  // file is the same whatever the thread count or the order of the writes.
+  // The pipeline: each worker samples a record into its own buffer (cache-resident), checks its
+  // values, checksums it and writes it at its place in the file, while the other workers sample
+  // theirs; between rows the writer's own thread flushes the rows so far to disk, so that the
+  // final flush finds most of the file there already, and the commit reads the file back against
+  // the checksums while that flush waits. The bytes of each record depend on its nodes only, so
+  // the file is the same whatever the thread count or the order of the writes.
   const auto t_records = Clock::now();
   RecordFileWriter writer(destination, layout);
   struct Worker {
@@ -224,8 +236,10 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
       Worker& worker = workers[w];
       const double c0 = thread_cpu_seconds();
       fillers[w].fill({ti, tj}, worker.record.data(), counters[w]);
+      const std::uint64_t number = ti * layout.v_records + tj + 1;
+      check_values(worker.record, h, number);
       const double c1 = thread_cpu_seconds();
-      writer.write_record_at(ti * layout.v_records + tj + 1, worker.record);
+      writer.write_record_at(number, worker.record);
       worker.evaluation += c1 - c0;
       worker.writing += thread_cpu_seconds() - c1;
     });
@@ -249,6 +263,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   const auto t_commit = Clock::now();
   h = writer.commit(h);  // the report's header is the file's, checksum table hash included
   report.writing_seconds = seconds_since(t_commit);
+  report.read_back_seconds = writer.read_back_seconds();
   report.total_seconds = seconds_since(t0);
   return report;
 }

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <thread>
 
 #include "../support/file_bytes.hpp"
@@ -106,6 +107,32 @@ TEST_CASE("a writer abandoned before commit leaves the old file untouched and no
     write_all_records(w, h.layout, 2);
     w.flush_in_background();  // its thread is stopped before the temporary file goes
     // destroyed without commit, as when an exception unwinds the converter
+  }
+  CHECK(entries(dir.path()) == 1);
+  CHECK(test::read_bytes(dir / "a.sdb") == before);
+}
+
+TEST_CASE("a record damaged in the file before the commit fails it, and the old file stays") {
+  TempDir dir;
+  const Header h = small_header();
+  {
+    RecordFileWriter w(dir / "a.sdb", h.layout);
+    write_all_records(w, h.layout, 1);
+    w.commit(h);
+  }
+  const auto before = test::read_bytes(dir / "a.sdb");
+  {
+    RecordFileWriter w(dir / "a.sdb", h.layout);
+    write_all_records(w, h.layout, 2);
+    std::filesystem::path temporary;  // the writer's hidden file: the one entry besides a.sdb
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+      if (e.path().filename() != "a.sdb") temporary = e.path();
+    REQUIRE(!temporary.empty());
+    std::fstream f(temporary, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(static_cast<std::streamoff>(h.layout.record_offset(3) + 5));
+    f.put(7);  // what a disk or file system returning other bytes would look like
+    f.close();
+    CHECK_THROWS_WITH_AS(w.commit(h), doctest::Contains("data record 3 read back from the file differs"), FormatError);
   }
   CHECK(entries(dir.path()) == 1);
   CHECK(test::read_bytes(dir / "a.sdb") == before);

@@ -215,3 +215,21 @@ TEST_CASE("float32 is refused where it would merge grid lines of parameters far 
   plane.u_range = std::pair{0.0, 10.0};  // near zero float32 is fine
   CHECK_NOTHROW(convert_surface(*make_analytic_surface(plane), o, dir / "near.sdb"));
 }
+
+TEST_CASE("float32 is refused where a value would overflow it, and nothing is written") {
+  // A sphere of radius 1e39 mm: every coordinate finite in double, beyond float32's 3.4e38. A
+  // converter that wrote the narrowed values would leave a file `verify` calls damaged (infinities).
+  TempDir dir;
+  AnalyticSpec sphere;
+  sphere.kind = AnalyticKind::sphere;
+  sphere.radius = 1e39;
+  ConvertOptions o;
+  o.grid = {9, 9};
+  o.record = {9, 9};
+  o.scalar = ScalarType::f32;
+  CHECK_THROWS_WITH_AS(convert_surface(*make_analytic_surface(sphere), o, dir / "big.sdb"),
+                       doctest::Contains("beyond the range of 32-bit floats"), DegenerateGeometry);
+  CHECK_FALSE(std::filesystem::exists(dir / "big.sdb"));
+  o.scalar = ScalarType::f64;  // in float64 the same sphere is fine
+  CHECK_NOTHROW(convert_surface(*make_analytic_surface(sphere), o, dir / "big.sdb"));
+}

@@ -233,11 +233,11 @@ int main(int argc, char** argv) {
     for (std::uint64_t k = 0; k < layout.data_records; ++k) sink += static_cast<double>(checksum(record) & 1);
   });
 
-  // surfdb: read the STEP file, sample on all cores, write, then verify every checksum. Where the
-  // time went is that of the fastest run, like the times beside it.
+  // surfdb: read the STEP file, sample on all cores, write; the conversion itself checks every
+  // record's values and reads the file back against the checksums while the final fsync waits, so
+  // the file it renames into place is verified. Where the time went is that of the fastest run.
   struct Breakdown {
-    double load = 0, sampling = 0, writing = 0, verify = 0, evaluation_cpu = 0, record_cpu = 0;
-    double convert_cpu = 0, verify_cpu = 0;
+    double load = 0, sampling = 0, writing = 0, read_back = 0, evaluation_cpu = 0, record_cpu = 0, convert_cpu = 0;
   } run, kept;
   convert_surface(*model.face(1), options, dir / "patch.sdb");  // the file each timed run replaces
   const Timing ours = best_timing(
@@ -250,16 +250,16 @@ int main(int argc, char** argv) {
         run.convert_cpu = cpu_now() - c0;
         run.sampling = r.sampling_seconds;
         run.writing = r.writing_seconds;
+        run.read_back = r.read_back_seconds;
         run.evaluation_cpu = r.evaluation_cpu_seconds;
         run.record_cpu = r.record_writing_cpu_seconds;
-        const auto t1 = Clock::now();
-        const double c1 = cpu_now();
-        if (Database::open(dir / "patch.sdb")->first_damaged_record() != 0) throw std::runtime_error("verify failed");
-        run.verify = since(t1);
-        run.verify_cpu = cpu_now() - c1;
       },
       3, [&] { kept = run; });
-  const auto& [load, sampling, writing, verify, evaluation_cpu, record_cpu, convert_cpu, verify_cpu] = kept;
+  // `surfdb verify` of the file afterwards, for reference: the conversion does not need it.
+  const Timing verify = best_timing([&] {
+    if (Database::open(dir / "patch.sdb")->first_damaged_record() != 0) throw std::runtime_error("verify failed");
+  });
+  const auto& [load, sampling, writing, read_back, evaluation_cpu, record_cpu, convert_cpu] = kept;
   // The conversion alone on one thread, for the scaling.
   ConvertOptions one = options;
   one.threads = 1;
@@ -277,17 +277,18 @@ int main(int argc, char** argv) {
   row("  BRepLProp_SLProps instead (reference)", slprops);
   row("surfdb convert, STEP to verified .sdb", ours);
   row("  surfdb convert alone, 1 thread", single);
+  row("  surfdb verify of that file (reference, not in the ratio)", verify);
   report.line("%-60s %7.3f s  cpu %6.3f s  (page cache only %.3f s, cpu %.3f s; checksums alone %.3f s)",
               "floor of the write: same bytes written + fsync + rename", floor.wall, floor.cpu, cached.wall, cached.cpu,
               hashing.wall);
   report.line("%-60s %7.2f   (target <= 1.5; floor of the write alone x%.2f)", "ratio surfdb / OpenCASCADE bare",
               ours.wall / bare.wall, floor.wall / bare.wall);
   report.line("%-60s %7.2f", "ratio surfdb / BRepLProp_SLProps", ours.wall / slprops.wall);
-  report.line("  where the time goes (wall): read STEP %.3f s, sample + checksum + write records %.3f s, "
-              "checksum table + header + fsync + rename %.3f s, verify %.3f s",
-              load, sampling, writing, verify);
-  report.line("  CPU: conversion %.3f s (the workers' sampling %.3f s, their checksums + writes of the records %.3f s), "
-              "verify %.3f s", convert_cpu, evaluation_cpu, record_cpu, verify_cpu);
+  report.line("  where the time goes (wall): read STEP %.3f s, sample + check + checksum + write records %.3f s, "
+              "checksum table + header + fsync + rename %.3f s (the file read back and checked beside the fsync "
+              "%.3f s)", load, sampling, writing, read_back);
+  report.line("  CPU: conversion %.3f s (the workers' sampling %.3f s, their checksums + writes of the records %.3f s)",
+              convert_cpu, evaluation_cpu, record_cpu);
   trimmed_faces(report, argc > 2 ? argv[2] : "../shared/cad", argc > 3 && std::string(argv[3]) == "--before",
                 dir / "face.sdb");
   std::filesystem::remove_all(dir);

@@ -98,7 +98,7 @@ void convert_one(const SurfaceSource& source, const ConvertOptions& options,
   bar.finish();  // the line below starts on a line of its own
   const double points = static_cast<double>(r.header.layout.u_points * r.header.layout.v_points);
   spdlog::info("wrote {} ({}): {} x {} points in {} of {} bytes, {} invalid, {} degenerate; "
-               "{:.2f} s ({:.2f} s sampling and writing records, {:.2f} s flushing to disk), {:.3g} points/s",
+               "{:.2f} s ({:.2f} s sampling and writing records, {:.2f} s flushing to disk and reading the file back), {:.3g} points/s",
                out.string(), format_size(r.header.layout.file_bytes), r.header.layout.u_points, r.header.layout.v_points,
                count_of(r.header.layout.data_records, "record"), r.header.layout.record_bytes, r.header.invalid_points,
                r.header.degenerate_points, r.total_seconds, r.sampling_seconds, r.writing_seconds,

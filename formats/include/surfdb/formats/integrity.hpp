@@ -20,6 +20,10 @@ bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uin
 /// (point_flags::well_formed). Does not look at the checksum: record_intact does.
 bool record_values_usable(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number);
 
+/// The same check on one data record's bytes (`record` is h.layout.record_bytes long), wherever
+/// they are: the converter checks each record before writing it.
+bool record_values_usable(std::span<const std::uint8_t> record, const Header& h);
+
 /// Offset of the first non-zero byte among the bytes the format leaves unused (the header records
 /// past byte 1024, the checksum records past N * 8 bytes), or 0 when all are zero. No hash covers
 /// them and readers ignore them; `verify` refuses a file where they are not zero.

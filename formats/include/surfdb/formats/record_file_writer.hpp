@@ -1,7 +1,7 @@
 // Writes a surface database record by record, crash-safely: everything goes to a hidden temporary
 // file beside the destination, which is flushed to disk and renamed into place only by commit().
 // A writer destroyed before commit() (error, exception, interruption) removes its temporary file,
-// so the destination is either the old file, untouched, or the complete new one.
+// so the destination is either the old file, untouched, or the complete new one, read back and checked.
 #pragma once
 
 #include <condition_variable>
@@ -40,13 +40,21 @@ class RecordFileWriter {
   /// work. To be called from one thread (the one that commits); after commit() it does nothing.
   void flush_in_background();
 
-  /// Writes the checksum table and the header, flushes, and renames the file into place.
-  /// `header.layout` must be the layout given to the constructor; all records must be written.
-  /// Returns the header as written (with its checksum table hash filled in).
+  /// Writes the checksum table and the header, flushes, and renames the file into place. While the
+  /// flush waits for the disk, reads the whole file back and checks it: the header and the checksum
+  /// table byte for byte, each data record against the checksum of the bytes it was given. A
+  /// difference throws FormatError and leaves the destination as it was. `header.layout` must be
+  /// the layout given to the constructor; all records must be written. Returns the header as
+  /// written (with its checksum table hash filled in).
   Header commit(Header header);
+
+  /// Wall seconds commit() spent reading the file back, while its flush waited for the disk.
+  double read_back_seconds() const { return read_back_seconds_; }
 
  private:
   void write_all(std::span<const std::uint8_t> bytes, std::uint64_t offset);
+  void read_all(std::span<std::uint8_t> bytes, std::uint64_t offset) const;
+  void check_read_back(std::span<const std::uint8_t> table, std::span<const std::uint8_t> head) const;
   void flush_while_asked(std::stop_token stop);
   void stop_flushing();
 
@@ -58,6 +66,7 @@ class RecordFileWriter {
   std::vector<std::uint8_t> written_;     // likewise: 1 once the record is written
   std::uint64_t next_ = 1;                // write_record()'s next record
   bool committed_ = false;
+  double read_back_seconds_ = 0;
 
   // The background flush: requests counted under the mutex, served by flusher_ (started on the
   // first request, stopped before commit() writes the checksum table or the file is closed).

@@ -41,6 +41,8 @@ struct ConvertReport {
   double sampling_seconds = 0;
   // Wall time after that: checksum table, header, flush to disk (fsync), rename.
   double writing_seconds = 0;
+  // Part of writing_seconds, beside the flush: the whole file read back and checked.
+  double read_back_seconds = 0;
   double total_seconds = 0;
   // Where the workers' CPU time went, summed over them (thread CPU time, system time included):
   // evaluation, frames, curvatures and classification; the records' checksums and writes.
@@ -51,9 +53,11 @@ struct ConvertReport {
 /// Called after each row of records with (records done, records in all).
 using ConvertProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
-/// Samples `source` and writes `destination` crash-safely (a temporary file renamed into place).
-/// Throws FormatError for bad sizes or I/O failure, DegenerateGeometry where no frame exists;
-/// on any error nothing is left at `destination` that was not there before.
+/// Samples `source` and writes `destination` crash-safely (a temporary file renamed into place),
+/// verified: every record's values checked before it is written, the file read back against its
+/// checksums before the rename. Throws FormatError for bad sizes, I/O failure or a file that reads
+/// back other than written, DegenerateGeometry where no frame exists or a value would not fit the
+/// scalar type; on any error nothing is left at `destination` that was not there before.
 ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions& options,
                               const std::filesystem::path& destination,
                               const ConvertProgress& progress = {});

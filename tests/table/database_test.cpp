@@ -124,6 +124,33 @@ TEST_CASE("a record whose flags are not whole numbers below 2^32 is refused thou
   }
 }
 
+// catches: a finiteness check that misses the record's last value, reads float32 records as
+// float64 (or the other way), tests the wrong bits (a mantissa bit, the sign), or takes the
+// largest finite value or a subnormal for infinite.
+TEST_CASE("a record holding NaN or an infinity is refused; the largest finite and subnormal values are not") {
+  const std::uint64_t bad_record = 6, last_slot = 29;
+  const int last_value_column = kFlagsColumn - 1;  // k2, the last value before the flags
+  for (const std::uint32_t scalar : {8u, 4u}) {
+    const double big = scalar == 8 ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
+    const double tiny = scalar == 8 ? std::numeric_limits<double>::denorm_min() : std::numeric_limits<float>::denorm_min();
+    for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity()}) {
+      CAPTURE(scalar);
+      CAPTURE(bad);
+      test::TempDir dir;
+      const Header h = test_header(scalar);
+      write_table(dir / "n.sdb", h, [&](std::uint64_t k, std::uint64_t slot, int c) {
+        if (c == kFlagsColumn) return 1.0;
+        if (k == bad_record && slot == last_slot && c == last_value_column) return bad;
+        return c % 2 ? big : -tiny;
+      });
+      const auto db = Database::open(dir / "n.sdb");
+      CHECK(db->first_damaged_record() == bad_record);
+      CHECK_THROWS_WITH_AS(db->record(bad_record), doctest::Contains("non-finite values"), FormatError);
+    }
+  }
+}
+
 TEST_CASE("flags at the ends of the range and every reserved bit are accepted") {
   // catches: a range test that refuses the top of the range (2^32 - 1) or -0, which are whole
   // numbers in [0, 2^32); readers ignore the reserved bits 2..31.

@@ -151,6 +151,17 @@ TEST_CASE("a record holding NaN or an infinity is refused; the largest finite an
   }
 }
 
+// catches: a check that reads through the mapping (a file cut short after opening it then kills
+// the process with SIGBUS) or that swallows a failed read and calls the record intact or damaged.
+TEST_CASE("a file cut short after it was opened fails the whole-file check with an error") {
+  test::TempDir dir;
+  const Header h = test_header(8);
+  write_table(dir / "s.sdb", h, [](std::uint64_t, std::uint64_t, int c) { return c == kFlagsColumn ? 1.0 : 0.5; });
+  const auto db = Database::open(dir / "s.sdb");
+  std::filesystem::resize_file(dir / "s.sdb", h.layout.record_offset(3));
+  CHECK_THROWS_WITH_AS(db->first_damaged_record(), doctest::Contains("the file shrank"), FormatError);
+}
+
 TEST_CASE("flags at the ends of the range and every reserved bit are accepted") {
   // catches: a range test that refuses the top of the range (2^32 - 1) or -0, which are whole
   // numbers in [0, 2^32); readers ignore the reserved bits 2..31.

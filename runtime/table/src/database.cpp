@@ -9,11 +9,13 @@
 #include <boost/interprocess/file_mapping.hpp>
 #include <boost/interprocess/mapped_region.hpp>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/integrity.hpp"
 #include "surfdb/table/node_tree.hpp"
@@ -32,6 +34,7 @@ struct Database::Impl {
   bip::mapped_region region;
   std::span<const std::uint8_t> bytes;
   Header header;
+  std::vector<std::uint64_t> checksums;  // the checksum table, copied once its hash is checked
   std::unique_ptr<std::atomic<std::uint8_t>[]> states;  // one RecordState per data record
   std::vector<GridLine> u_lines, v_lines;
   mutable std::once_flag tree_once;
@@ -40,19 +43,29 @@ struct Database::Impl {
   // docs/format.md, "Data records": the checksum, then every value finite and every flags value a
   // whole number in [0, 2^32), so that the casts of flags to std::uint32_t downstream
   // (interp_bilinear.cpp, node_tree.cpp) are defined for every record they are given.
-  bool check(std::uint64_t number) const {
-    return record_intact(bytes, header, number) && record_values_usable(bytes, header, number);
+  // `record` holds data record `number`'s bytes, from the mapping or read into a buffer.
+  bool check(std::uint64_t number, std::span<const std::uint8_t> record) const {
+    return checksum(record) == checksums[number - 1] && record_values_usable(record, header);
   }
 
-  std::uint8_t state(std::uint64_t number, bool* checked_now = nullptr) const {
+  // The record's state, found by `check_now` (returning true when intact) on its first use.
+  template <class Check>
+  std::uint8_t state(std::uint64_t number, Check check_now) const {
     std::atomic<std::uint8_t>& s = states[number - 1];
     std::uint8_t v = s.load(std::memory_order_acquire);
     if (v == unchecked) {
-      if (checked_now) *checked_now = true;
-      v = check(number) ? intact : damaged;  // two threads may both check: same answer
+      v = check_now() ? intact : damaged;  // two threads may both check: same answer
       s.store(v, std::memory_order_release);
     }
     return v;
+  }
+
+  // Checked through the mapping.
+  std::uint8_t state(std::uint64_t number, bool* checked_now = nullptr) const {
+    return state(number, [&] {
+      if (checked_now) *checked_now = true;
+      return check(number, bytes.subspan(header.layout.record_offset(number), header.layout.record_bytes));
+    });
   }
 };
 
@@ -88,6 +101,8 @@ std::shared_ptr<const Database> Database::open(const std::filesystem::path& path
     throw FormatError(name + ": " + e.what());
   }
   const RecordLayout& l = d.header.layout;
+  d.checksums.resize(l.data_records);  // little-endian u64, in the file as in memory (header.cpp)
+  std::memcpy(d.checksums.data(), d.bytes.data() + l.checksum_table_offset(), l.data_records * sizeof(std::uint64_t));
   d.states = std::make_unique<std::atomic<std::uint8_t>[]>(l.data_records);
   // Sizes bounded by the file's length, which the header was checked against.
   for (std::uint64_t i = 0; i < l.u_points; ++i)
@@ -119,9 +134,9 @@ void Database::read_record(std::uint64_t number, std::uint8_t* out) const {
 }
 
 // Records are independent and their states atomic, so the check is shared among the cores, each
-// taking a contiguous run of records. Each maps its run's pages in one call before reading them
-// (MADV_POPULATE_READ, Linux 5.14 on; an older kernel refuses it and the reads fault as before):
-// one page fault per 64 KiB costs tens of microseconds on some virtual machines.
+// taking a contiguous run of records. Each reads its records by read calls into a buffer of one
+// record, not through the mapping: on some virtual machines mapping a page costs more than copying
+// it (one fault per 64 KiB costs tens of microseconds), and the check then leaves no page mapped.
 std::uint64_t Database::first_damaged_record() const {
   const RecordLayout& l = impl_->header.layout;
   const std::uint64_t n = l.data_records;
@@ -129,28 +144,34 @@ std::uint64_t Database::first_damaged_record() const {
   const std::uint64_t threads =
       std::clamp<std::uint64_t>(n / kRecordsPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::uint64_t> first_damaged(threads, 0);
+  std::vector<std::exception_ptr> errors(threads);  // a failed read, rethrown by the caller
   const auto check_run = [&](std::uint64_t t) {
     const std::uint64_t begin = 1 + n * t / threads, end = 1 + n * (t + 1) / threads;  // [begin, end)
-    if (begin == end) return;
-#ifdef MADV_POPULATE_READ
-    static const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const auto base = reinterpret_cast<std::uintptr_t>(impl_->bytes.data());  // page-aligned
-    const std::uint64_t from = l.record_offset(begin) / page * page, to = l.record_offset(end - 1) + l.record_bytes;
-    ::madvise(reinterpret_cast<void*>(base + from), to - from, MADV_POPULATE_READ);
-#endif
-    for (std::uint64_t k = begin; k < end; ++k)
-      if (impl_->state(k) != intact) {
-        first_damaged[t] = k;
-        return;
+    try {
+      std::vector<std::uint8_t> record(l.record_bytes);
+      for (std::uint64_t k = begin; k < end; ++k) {
+        const std::uint8_t state = impl_->state(k, [&] {
+          copy(l.record_offset(k), record);
+          return impl_->check(k, record);
+        });
+        if (state != intact) {
+          first_damaged[t] = k;
+          return;
+        }
       }
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
   };
   {
     std::vector<std::jthread> helpers;  // joined on leaving the block, an exception included
     for (std::uint64_t t = 1; t < threads; ++t) helpers.emplace_back(check_run, t);
     check_run(0);
   }
-  for (const std::uint64_t k : first_damaged)
-    if (k != 0) return k;
+  for (std::uint64_t t = 0; t < threads; ++t) {
+    if (errors[t]) std::rethrow_exception(errors[t]);
+    if (first_damaged[t] != 0) return first_damaged[t];
+  }
   return 0;
 }
 

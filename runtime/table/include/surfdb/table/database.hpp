@@ -49,7 +49,9 @@ class Database {
   void read_record(std::uint64_t number, std::uint8_t* out) const;
 
   /// Number of the first damaged data record after checking all of them, 0 when all are intact.
-  /// Large tables are checked on all cores (threads of this call, joined before it returns).
+  /// Large tables are checked on all cores (threads of this call, joined before it returns). The
+  /// records are read by read calls, not through the mapping: the check maps no page. Throws
+  /// FormatError when the file cannot be read (it shrank since it was opened).
   std::uint64_t first_damaged_record() const;
 
   /// Tells the kernel the pages of records number .. number + count - 1 (consecutive in the

@@ -127,7 +127,7 @@ TEST_CASE("a record whose flags are not whole numbers below 2^32 is refused thou
 // catches: a finiteness check that misses the record's last value, reads float32 records as
 // float64 (or the other way), tests the wrong bits (a mantissa bit, the sign), or takes the
 // largest finite value or a subnormal for infinite.
-TEST_CASE("a record holding NaN or an infinity is refused; the largest finite and subnormal values are not") {
+TEST_CASE("a record holding NaN or an infinity is refused, copied or mapped; the largest finite and subnormal values are not") {
   const std::uint64_t bad_record = 6, last_slot = 29;
   const int last_value_column = kFlagsColumn - 1;  // k2, the last value before the flags
   for (const std::uint32_t scalar : {8u, 4u}) {
@@ -147,6 +147,12 @@ TEST_CASE("a record holding NaN or an infinity is refused; the largest finite an
       const auto db = Database::open(dir / "n.sdb");
       CHECK(db->first_damaged_record() == bad_record);
       CHECK_THROWS_WITH_AS(db->record(bad_record), doctest::Contains("non-finite values"), FormatError);
+      // A copy checks what it copied on the record's first use (a copied window's way in).
+      const auto fresh = Database::open(dir / "n.sdb");
+      std::vector<std::uint8_t> copy(h.layout.record_bytes);
+      CHECK_THROWS_WITH_AS(fresh->read_record(bad_record, copy.data()), doctest::Contains("non-finite values"), FormatError);
+      fresh->read_record(bad_record - 1, copy.data());
+      CHECK(std::memcmp(copy.data(), fresh->record(bad_record - 1), copy.size()) == 0);
     }
   }
 }

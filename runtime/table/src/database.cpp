@@ -61,11 +61,15 @@ struct Database::Impl {
   }
 
   // Checked through the mapping.
-  std::uint8_t state(std::uint64_t number, bool* checked_now = nullptr) const {
+  std::uint8_t state(std::uint64_t number) const {
     return state(number, [&] {
-      if (checked_now) *checked_now = true;
       return check(number, bytes.subspan(header.layout.record_offset(number), header.layout.record_bytes));
     });
+  }
+
+  FormatError damaged_error(std::uint64_t number) const {
+    return FormatError(path.string() + ": data record " + std::to_string(number) +
+                       " is damaged (checksum mismatch, non-finite values or malformed flags)");
   }
 };
 
@@ -119,18 +123,15 @@ std::span<const GridLine> Database::u_lines() const { return impl_->u_lines; }
 std::span<const GridLine> Database::v_lines() const { return impl_->v_lines; }
 
 const std::uint8_t* Database::record(std::uint64_t number) const {
-  if (impl_->state(number) != intact)
-    throw FormatError(impl_->path.string() + ": data record " + std::to_string(number) +
-                      " is damaged (checksum mismatch, non-finite values or malformed flags)");
+  if (impl_->state(number) != intact) throw impl_->damaged_error(number);
   return impl_->bytes.data() + impl_->header.layout.record_offset(number);
 }
 
 void Database::read_record(std::uint64_t number, std::uint8_t* out) const {
-  bool checked_now = false;
-  if (impl_->state(number, &checked_now) != intact) record(number);  // throws the same error
-  if (checked_now) release(number);  // the check's pages: the copy is what stays resident
   const RecordLayout& l = impl_->header.layout;
-  copy(l.record_offset(number), {out, l.record_bytes});
+  const std::span<std::uint8_t> copied(out, l.record_bytes);
+  copy(l.record_offset(number), copied);
+  if (impl_->state(number, [&] { return impl_->check(number, copied); }) != intact) throw impl_->damaged_error(number);
 }
 
 // Records are independent and their states atomic, so the check is shared among the cores, each

@@ -41,11 +41,10 @@ class Database {
   const std::uint8_t* record(std::uint64_t number) const;
 
   /// Copies data record `number` into out (record_bytes of it) by a read call, verified as
-  /// record() verifies it; throws FormatError, having copied nothing, when it is damaged. The
-  /// mapping's pages are left as they were, except on a record's first use, when the check reads it
-  /// through the mapping and then releases those pages: a copy changes no page table entry after
-  /// that, where a copy through the mapping costs page faults and a release (each a trip through
-  /// the page tables; on some virtual machines tens of microseconds).
+  /// record() verifies it (on first use, the copy is what is checked); throws FormatError when it
+  /// is damaged, leaving out's contents unspecified. The mapping's pages are left as they were: a
+  /// copy changes no page table entry, where a copy through the mapping costs page faults and a
+  /// release (each a trip through the page tables; on some virtual machines tens of microseconds).
   void read_record(std::uint64_t number, std::uint8_t* out) const;
 
   /// Number of the first damaged data record after checking all of them, 0 when all are intact.

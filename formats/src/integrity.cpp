@@ -1,6 +1,5 @@
 #include "surfdb/formats/integrity.hpp"
 
-#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -43,10 +42,6 @@ bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uin
   std::uint64_t stored = 0;
   std::memcpy(&stored, file.data() + l.checksum_table_offset() + (number - 1) * 8, 8);
   return checksum(file.subspan(l.record_offset(number), l.record_bytes)) == stored;
-}
-
-bool record_values_usable(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number) {
-  return record_values_usable(file.subspan(h.layout.record_offset(number), h.layout.record_bytes), h);
 }
 
 bool record_values_usable(std::span<const std::uint8_t> bytes, const Header& h) {

@@ -1,15 +1,16 @@
 #include "surfdb/formats/record_file_writer.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
@@ -120,21 +121,33 @@ void RecordFileWriter::read_all(std::span<std::uint8_t> bytes, std::uint64_t off
   }
 }
 
-// Through read calls into one record's buffer, not a mapping: on some virtual machines mapping
-// the file's pages costs several times the copy.
+// The file as a reader will get it, read back through the file system (the kernel's copy of its
+// pages, not the disk's surface, which the fsync beside this hands to the disk). It is checked as
+// `surfdb verify` checks a file: its length, the header decoded, the header and the checksum table
+// as written (so the bytes the format leaves unused are zero), every record against its checksum.
+// By read calls into one record's buffer, not a mapping: on some virtual machines mapping the
+// file's pages costs several times the copy.
 void RecordFileWriter::check_read_back(std::span<const std::uint8_t> table, std::span<const std::uint8_t> head) const {
+  const auto refuse = [&](const std::string& what) {
+    throw FormatError("cannot write " + destination_.string() + ": " + what +
+                      " read back from the file differs from what was written to it; the destination was "
+                      "left as it was");
+  };
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) fail(destination_, "read back");
+  if (static_cast<std::uint64_t>(st.st_size) != layout_.file_bytes) refuse("the file's length");
   std::vector<std::uint8_t> buffer(std::max<std::size_t>(layout_.record_bytes, std::max(table.size(), head.size())));
   const auto differs = [&](std::uint64_t offset, std::span<const std::uint8_t> written) {
     const std::span<std::uint8_t> read(buffer.data(), written.size());
     read_all(read, offset);
     return !std::equal(read.begin(), read.end(), written.begin());
   };
-  const auto refuse = [&](const std::string& what) {
-    throw FormatError("cannot write " + destination_.string() + ": " + what +
-                      " read back from the file differs from what was written to it (file system or disk "
-                      "damage?); the destination was left as it was");
-  };
   if (differs(0, head)) refuse("the header");
+  try {
+    (void)decode_header(head, layout_.file_bytes);  // the bytes read back, which equal these
+  } catch (const FormatError& e) {
+    throw FormatError("internal: the header written to " + destination_.string() + " does not decode: " + e.what());
+  }
   if (differs(layout_.checksum_table_offset(), table)) refuse("the checksum table");
   const std::span<std::uint8_t> record(buffer.data(), layout_.record_bytes);
   for (std::uint64_t k = 1; k <= layout_.data_records; ++k) {
@@ -166,12 +179,22 @@ Header RecordFileWriter::commit(Header header) {
   std::memcpy(head.data(), encoded.data(), encoded.size());
   write_all(head, 0);
 
-  // The flush waits for the disk; the file is read back and checked meanwhile.
+  // The file is read back and checked beside the last flush (short when the background flushes
+  // kept up with the records).
   int flush_errno = 0;
   {
-    std::jthread flush([&] {
-      if (::fsync(fd_) != 0) flush_errno = errno;
-    });
+    const auto flush = [this, &flush_errno] {
+      int result;
+      do result = ::fsync(fd_);
+      while (result != 0 && errno == EINTR);
+      if (result != 0) flush_errno = errno;
+    };
+    std::jthread flusher;
+    try {
+      flusher = std::jthread(flush);
+    } catch (const std::system_error&) {
+      flush();  // no thread to spare: one after the other
+    }
     const auto t0 = std::chrono::steady_clock::now();
     check_read_back(table, head);  // an exception joins the flush first: the file goes after it
     read_back_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -110,13 +110,14 @@ class RecordFiller {
 };
 
 // The record's values as `surfdb verify` checks them (the writer's read-back then checks that the
-// file holds these bytes). The filler refuses non-finite doubles; narrowed to float32, a value
-// beyond its range becomes infinite.
+// file holds these bytes). The filler refuses non-finite doubles and writes flags 0..3, which
+// float32 holds exactly; narrowed to float32, a value beyond its range becomes infinite.
 void check_values(std::span<const std::uint8_t> record, const Header& h, std::uint64_t number) {
   if (record_values_usable(record, h)) return;
-  throw DegenerateGeometry("data record " + std::to_string(number) + " would hold a value that is not finite" +
-                           (h.scalar == ScalarType::f32 ? ": beyond the range of 32-bit floats (convert without --float32)"
-                                                        : " or malformed flags (internal error)"));
+  const std::string which = "data record " + std::to_string(number);
+  if (h.scalar == ScalarType::f32)
+    throw DegenerateGeometry(which + " would hold a value beyond the range of 32-bit floats (convert without --float32)");
+  throw std::logic_error("internal: " + which + " would hold a non-finite value or malformed flags");
 }
 
 // Everything the header says but the counts, which sampling finds.

@@ -112,7 +112,9 @@ TEST_CASE("a writer abandoned before commit leaves the old file untouched and no
   CHECK(test::read_bytes(dir / "a.sdb") == before);
 }
 
-TEST_CASE("a record damaged in the file before the commit fails it, and the old file stays") {
+// catches: a commit that renames without reading the file back, or that reads back only the
+// records and misses a file of the wrong length.
+TEST_CASE("a record damaged in the file before the commit, or a file grown, fails it, and the old file stays") {
   TempDir dir;
   const Header h = small_header();
   {
@@ -121,21 +123,29 @@ TEST_CASE("a record damaged in the file before the commit fails it, and the old 
     w.commit(h);
   }
   const auto before = test::read_bytes(dir / "a.sdb");
-  {
-    RecordFileWriter w(dir / "a.sdb", h.layout);
-    write_all_records(w, h.layout, 2);
-    std::filesystem::path temporary;  // the writer's hidden file: the one entry besides a.sdb
-    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
-      if (e.path().filename() != "a.sdb") temporary = e.path();
-    REQUIRE(!temporary.empty());
-    std::fstream f(temporary, std::ios::binary | std::ios::in | std::ios::out);
-    f.seekp(static_cast<std::streamoff>(h.layout.record_offset(3) + 5));
-    f.put(7);  // what a disk or file system returning other bytes would look like
-    f.close();
-    CHECK_THROWS_WITH_AS(w.commit(h), doctest::Contains("data record 3 read back from the file differs"), FormatError);
+  for (const bool grow : {false, true}) {
+    CAPTURE(grow);
+    {
+      RecordFileWriter w(dir / "a.sdb", h.layout);
+      write_all_records(w, h.layout, 2);
+      std::filesystem::path temporary;  // the writer's hidden file: the one entry besides a.sdb
+      for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+        if (e.path().filename() != "a.sdb") temporary = e.path();
+      REQUIRE(!temporary.empty());
+      if (grow) {
+        std::filesystem::resize_file(temporary, h.layout.file_bytes + 1);
+      } else {
+        std::fstream f(temporary, std::ios::binary | std::ios::in | std::ios::out);
+        f.seekp(static_cast<std::streamoff>(h.layout.record_offset(3) + 5));
+        f.put(7);  // what a file system returning other bytes would look like
+      }
+      CHECK_THROWS_WITH_AS(w.commit(h),
+                           doctest::Contains(grow ? "the file's length read back" : "data record 3 read back from the file differs"),
+                           FormatError);
+    }
+    CHECK(entries(dir.path()) == 1);
+    CHECK(test::read_bytes(dir / "a.sdb") == before);
   }
-  CHECK(entries(dir.path()) == 1);
-  CHECK(test::read_bytes(dir / "a.sdb") == before);
 }
 
 TEST_CASE("an unwritable destination is refused before anything is written") {

@@ -124,7 +124,7 @@ TEST_CASE("a record whose flags are not whole numbers below 2^32 is refused thou
   }
 }
 
-// catches: a finiteness check that misses the record's last value, reads float32 records as
+// catches: a finiteness check that misses the record's last node, reads float32 records as
 // float64 (or the other way), tests the wrong bits (a mantissa bit, the sign), or takes the
 // largest finite value or a subnormal for infinite.
 TEST_CASE("a record holding NaN or an infinity is refused, copied or mapped; the largest finite and subnormal values are not") {
@@ -158,14 +158,30 @@ TEST_CASE("a record holding NaN or an infinity is refused, copied or mapped; the
 }
 
 // catches: a check that reads through the mapping (a file cut short after opening it then kills
-// the process with SIGBUS) or that swallows a failed read and calls the record intact or damaged.
-TEST_CASE("a file cut short after it was opened fails the whole-file check with an error") {
+// the process with SIGBUS), that swallows a failed read and calls the record intact or damaged,
+// or whose threads let an error escape (std::terminate) or report it before an earlier damaged
+// record. 16 x 10 records, so that the check runs on two threads where two cores exist (the
+// second taking records 81-160).
+TEST_CASE("a file cut short after it was opened fails the whole-file check, after any damaged record before the cut") {
   test::TempDir dir;
-  const Header h = test_header(8);
-  write_table(dir / "s.sdb", h, [](std::uint64_t, std::uint64_t, int c) { return c == kFlagsColumn ? 1.0 : 0.5; });
-  const auto db = Database::open(dir / "s.sdb");
-  std::filesystem::resize_file(dir / "s.sdb", h.layout.record_offset(3));
-  CHECK_THROWS_WITH_AS(db->first_damaged_record(), doctest::Contains("the file shrank"), FormatError);
+  Header h = test_header(8);
+  h.layout = RecordLayout::make(7 * 16, 6 * 10, 7, 6, kColumnsV1.size(), 8);
+  h.du = 3.0 / (7 * 16 - 1);
+  h.dv = 1.0 / (6 * 10 - 1);
+  const std::uint64_t cut = 120, damaged_record = 10;
+  for (const bool damaged : {false, true}) {
+    CAPTURE(damaged);
+    write_table(dir / "s.sdb", h, [&](std::uint64_t k, std::uint64_t, int c) {
+      if (c == kFlagsColumn) return damaged && k == damaged_record ? 0.5 : 1.0;
+      return 0.5;
+    });
+    const auto db = Database::open(dir / "s.sdb");
+    std::filesystem::resize_file(dir / "s.sdb", h.layout.record_offset(cut));
+    if (damaged)
+      CHECK(db->first_damaged_record() == damaged_record);
+    else
+      CHECK_THROWS_WITH_AS(db->first_damaged_record(), doctest::Contains("the file shrank"), FormatError);
+  }
 }
 
 TEST_CASE("flags at the ends of the range and every reserved bit are accepted") {

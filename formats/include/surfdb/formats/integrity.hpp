@@ -16,12 +16,10 @@ void check_checksum_table(std::span<const std::uint8_t> file, const Header& h);
 /// True when data record `number` (1..data_records) matches its stored checksum.
 bool record_intact(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number);
 
-/// True when every value of data record `number` is finite and every flags value is well formed
-/// (point_flags::well_formed). Does not look at the checksum: record_intact does.
-bool record_values_usable(std::span<const std::uint8_t> file, const Header& h, std::uint64_t number);
-
-/// The same check on one data record's bytes (`record` is h.layout.record_bytes long), wherever
-/// they are: the converter checks each record before writing it.
+/// True when every value of a data record is finite and every flags value is well formed
+/// (point_flags::well_formed); `record` is the record's h.layout.record_bytes bytes, wherever they
+/// are (mapped, read, or in the converter's buffer before they are written). Does not look at the
+/// checksum: record_intact does.
 bool record_values_usable(std::span<const std::uint8_t> record, const Header& h);
 
 /// Offset of the first non-zero byte among the bytes the format leaves unused (the header records

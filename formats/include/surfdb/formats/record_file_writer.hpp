@@ -40,15 +40,16 @@ class RecordFileWriter {
   /// work. To be called from one thread (the one that commits); after commit() it does nothing.
   void flush_in_background();
 
-  /// Writes the checksum table and the header, flushes, and renames the file into place. While the
-  /// flush waits for the disk, reads the whole file back and checks it: the header and the checksum
-  /// table byte for byte, each data record against the checksum of the bytes it was given. A
-  /// difference throws FormatError and leaves the destination as it was. `header.layout` must be
+  /// Writes the checksum table and the header, flushes, and renames the file into place. Beside
+  /// the flush, reads the whole file back through the file system (the kernel's copy of it, not
+  /// the disk) and checks it as `surfdb verify` would: its length, the header decoded, the header
+  /// and the checksum table byte for byte, each data record against the checksum of the bytes it
+  /// was given. A difference throws FormatError and leaves the destination as it was. `header.layout` must be
   /// the layout given to the constructor; all records must be written. Returns the header as
   /// written (with its checksum table hash filled in).
   Header commit(Header header);
 
-  /// Wall seconds commit() spent reading the file back, while its flush waited for the disk.
+  /// Wall seconds commit() spent reading the file back (beside its last flush).
   double read_back_seconds() const { return read_back_seconds_; }
 
  private:

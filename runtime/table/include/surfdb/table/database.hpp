@@ -22,7 +22,8 @@ struct GridLine {
 
 class Database {
  public:
-  /// Maps the file and validates its header and checksum table.
+  /// Maps the file and validates its header and checksum table, which it keeps a copy of (8 bytes
+  /// a data record) for the records' checks.
   /// Throws FormatError, its message starting with the path, when the file is missing,
   /// unreadable, truncated or damaged.
   static std::shared_ptr<const Database> open(const std::filesystem::path& path);

@@ -255,7 +255,9 @@ SurfaceD1 SurfaceBinding::query_d1(double u, double v, WindowPolicy policy) {
   return out;
 }
 
-void SurfaceBinding::prefetch(double u, double v) const {
+void SurfaceBinding::prefetch(double u, double v) const { prefetch(u, v, Reach::frame); }
+
+void SurfaceBinding::prefetch(double u, double v, Reach reach) const {
   // The cell hinted last: on a path most hints fall in it again, and those cost two subtractions.
   const double a = (u - u_axis_.lo) * u_axis_.inv_step - hinted_fu_, b = (v - v_axis_.lo) * v_axis_.inv_step - hinted_fv_;
   if (a >= 0 && a < 1 && b >= 0 && b < 1) return;
@@ -269,31 +271,31 @@ void SurfaceBinding::prefetch(double u, double v) const {
   // The corners in this record: all four unless the cell straddles records.
   const std::uint8_t* first = record + node_offset(hu.cell, hv.cell);
   const bool next_u = line_u.local + 1 < u_record_points_, next_v = line_v.local + 1 < v_record_points_;
-  prefetch_node(first, Reach::frame);
-  if (next_u) prefetch_node(first + row_bytes_, Reach::frame);
-  if (next_v) prefetch_node(first + node_bytes_, Reach::frame);
-  if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_, Reach::frame);
+  prefetch_node(first, reach);
+  if (next_u) prefetch_node(first + row_bytes_, reach);
+  if (next_v) prefetch_node(first + node_bytes_, reach);
+  if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_, reach);
 }
 
 template <class Answer, class Query>
 void SurfaceBinding::query_each(std::span<const double> u, std::span<const double> v, std::span<Answer> out,
-                                Query one) {
+                                Reach reach, Query one) {
   if (u.size() != v.size() || u.size() != out.size())
     throw std::invalid_argument("SurfaceBinding::query: u, v and the answers differ in length");
   for (std::size_t k = 0; k < u.size(); ++k) {
-    if (k + kPrefetchAhead < u.size()) prefetch(u[k + kPrefetchAhead], v[k + kPrefetchAhead]);
+    if (k + kPrefetchAhead < u.size()) prefetch(u[k + kPrefetchAhead], v[k + kPrefetchAhead], reach);
     out[k] = one(u[k], v[k]);
   }
 }
 
 void SurfaceBinding::query(std::span<const double> u, std::span<const double> v, std::span<SurfacePoint> out,
                            WindowPolicy policy) {
-  query_each(u, v, out, [&](double a, double b) { return query(a, b, policy); });
+  query_each(u, v, out, Reach::frame, [&](double a, double b) { return query(a, b, policy); });
 }
 
 void SurfaceBinding::query_d1(std::span<const double> u, std::span<const double> v, std::span<SurfaceD1> out,
                               WindowPolicy policy) {
-  query_each(u, v, out, [&](double a, double b) { return query_d1(a, b, policy); });
+  query_each(u, v, out, Reach::point_normal, [&](double a, double b) { return query_d1(a, b, policy); });
 }
 
 }  // namespace surfdb

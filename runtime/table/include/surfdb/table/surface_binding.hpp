@@ -88,8 +88,11 @@ class SurfaceBinding {
   /// Prefetches the corners the cells ahead (heading_u_, heading_v_) add to this one's, when they
   /// lie in the record of `first` (this cell's corner 0, node (li, lj) of that record).
   void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach) const;
+  /// prefetch() for a query that loads its cell as far as `reach`.
+  void prefetch(double u, double v, Reach reach) const;
   template <class Answer, class Query>
-  void query_each(std::span<const double> u, std::span<const double> v, std::span<Answer> out, Query one);
+  void query_each(std::span<const double> u, std::span<const double> v, std::span<Answer> out, Reach reach,
+                  Query one);
 
   std::shared_ptr<const Database> db_;
   StorageWindow window_;

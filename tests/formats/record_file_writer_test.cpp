@@ -34,6 +34,14 @@ void write_all_records(RecordFileWriter& w, const RecordLayout& l, std::uint8_t 
   for (std::uint64_t k = 0; k < l.data_records; ++k) w.write_record(record);
 }
 
+// Writes and commits a whole file of records filled with `fill`; returns its bytes.
+std::vector<std::uint8_t> committed_file(const std::filesystem::path& path, const Header& h, std::uint8_t fill) {
+  RecordFileWriter w(path, h.layout);
+  write_all_records(w, h.layout, fill);
+  w.commit(h);
+  return test::read_bytes(path);
+}
+
 std::size_t entries(const std::filesystem::path& dir) {
   return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir), {}));
 }
@@ -96,12 +104,7 @@ TEST_CASE("records written at their numbers, in any order and from several threa
 TEST_CASE("a writer abandoned before commit leaves the old file untouched and no temporary") {
   TempDir dir;
   const Header h = small_header();
-  {
-    RecordFileWriter w(dir / "a.sdb", h.layout);
-    write_all_records(w, h.layout, 1);
-    w.commit(h);
-  }
-  const auto before = test::read_bytes(dir / "a.sdb");
+  const auto before = committed_file(dir / "a.sdb", h, 1);
   {
     RecordFileWriter w(dir / "a.sdb", h.layout);
     write_all_records(w, h.layout, 2);
@@ -117,12 +120,7 @@ TEST_CASE("a writer abandoned before commit leaves the old file untouched and no
 TEST_CASE("a record damaged in the file before the commit, or a file grown, fails it, and the old file stays") {
   TempDir dir;
   const Header h = small_header();
-  {
-    RecordFileWriter w(dir / "a.sdb", h.layout);
-    write_all_records(w, h.layout, 1);
-    w.commit(h);
-  }
-  const auto before = test::read_bytes(dir / "a.sdb");
+  const auto before = committed_file(dir / "a.sdb", h, 1);
   for (const bool grow : {false, true}) {
     CAPTURE(grow);
     {

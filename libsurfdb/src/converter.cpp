@@ -222,7 +222,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   // values, checksums it and writes it at its place in the file, while the other workers sample
   // theirs; between rows the writer's own thread flushes the rows so far to disk, so that the
   // final flush finds most of the file there already, and the commit reads the file back against
-  // the checksums while that flush waits. The bytes of each record depend on its nodes only, so
+  // the checksums beside that flush. The bytes of each record depend on its nodes only, so
   // the file is the same whatever the thread count or the order of the writes.
   const auto t_records = Clock::now();
   RecordFileWriter writer(destination, layout);

@@ -234,8 +234,8 @@ int main(int argc, char** argv) {
   });
 
   // surfdb: read the STEP file, sample on all cores, write; the conversion itself checks every
-  // record's values and reads the file back against the checksums while the final fsync waits, so
-  // the file it renames into place is verified. Where the time went is that of the fastest run.
+  // record's values and reads the file back against the checksums beside the final fsync, so the
+  // file it renames into place is verified. Where the time went is that of the fastest run.
   struct Breakdown {
     double load = 0, sampling = 0, writing = 0, read_back = 0, evaluation_cpu = 0, record_cpu = 0, convert_cpu = 0;
   } run, kept;

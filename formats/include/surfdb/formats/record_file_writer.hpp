@@ -1,7 +1,8 @@
 // Writes a surface database record by record, crash-safely: everything goes to a hidden temporary
 // file beside the destination, which is flushed to disk and renamed into place only by commit().
 // A writer destroyed before commit() (error, exception, interruption) removes its temporary file,
-// so the destination is either the old file, untouched, or the complete new one, read back and checked.
+// so the destination is either the old file, untouched, or the complete new one, read back and
+// checked.
 #pragma once
 
 #include <condition_variable>
@@ -44,9 +45,9 @@ class RecordFileWriter {
   /// the flush, reads the whole file back through the file system (the kernel's copy of it, not
   /// the disk) and checks it as `surfdb verify` would: its length, the header decoded, the header
   /// and the checksum table byte for byte, each data record against the checksum of the bytes it
-  /// was given. A difference throws FormatError and leaves the destination as it was. `header.layout` must be
-  /// the layout given to the constructor; all records must be written. Returns the header as
-  /// written (with its checksum table hash filled in).
+  /// was given. A difference throws FormatError and leaves the destination as it was.
+  /// `header.layout` must be the layout given to the constructor; all records must be written.
+  /// Returns the header as written (with its checksum table hash filled in).
   Header commit(Header header);
 
   /// Wall seconds commit() spent reading the file back (beside its last flush).

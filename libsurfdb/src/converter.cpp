@@ -42,7 +42,7 @@ class RecordFiller {
       : source_(source), bounds_(source.bounds()), header_(header), layout_(header.layout),
         scalar_(header.scalar), normal_sign_(normal_sign) {}
 
-  void fill(RecordIndex r, std::uint8_t* out, Counters& counters) const {
+  void fill(RecordIndex r, std::uint8_t* out, Counters& counters) {
     // An evaluator may keep state between calls (OpenCASCADE's B-spline span cache), and where
     // the cache of one span is still taken as valid at a node of the next, the node's last bits
     // depend on what was evaluated before it: on which records this worker sampled earlier, so on
@@ -50,18 +50,21 @@ class RecordFiller {
     // same state at the start of every record, so a record's bytes depend on its nodes only.
     (void)source_.d2(bounds_.u0, bounds_.v0);
     std::array<double, kColumnsV1.size()> values;
-    // The record's part of each grid line is classified at once (SurfaceSource::inside_line).
-    const std::uint64_t j0 = r.tj * layout_.v_record_points;
-    std::vector<double> v(std::min<std::uint64_t>(layout_.v_record_points, layout_.v_points - j0));
-    for (std::size_t k = 0; k < v.size(); ++k) v[k] = header_.v_at(j0 + k);
-    std::vector<std::uint8_t> valid(v.size());
+    // The record's nodes are evaluated at once (SurfaceSource::d2_block) and the record's part of
+    // each grid line is classified at once (SurfaceSource::inside_line).
+    const std::uint64_t i0 = r.ti * layout_.u_record_points, j0 = r.tj * layout_.v_record_points;
+    u_.resize(std::min<std::uint64_t>(layout_.u_record_points, layout_.u_points - i0));
+    v_.resize(std::min<std::uint64_t>(layout_.v_record_points, layout_.v_points - j0));
+    for (std::size_t k = 0; k < u_.size(); ++k) u_[k] = header_.u_at(i0 + k);
+    for (std::size_t k = 0; k < v_.size(); ++k) v_[k] = header_.v_at(j0 + k);
+    block_.resize(u_.size() * v_.size());
+    source_.d2_block(u_, v_, block_);
+    valid_.resize(v_.size());
     for (std::uint32_t li = 0; li < layout_.u_record_points; ++li) {
-      const std::uint64_t i = r.ti * layout_.u_record_points + li;
-      if (i < layout_.u_points) source_.inside_line(header_.u_at(i), v, valid);
+      if (li < u_.size()) source_.inside_line(u_[li], v_, valid_);
       for (std::uint32_t lj = 0; lj < layout_.v_record_points; ++lj) {
-        const NodeIndex node{i, j0 + lj};
-        if (node.i < layout_.u_points && node.j < layout_.v_points) {
-          sample(node, valid[lj] != 0, values, counters);
+        if (li < u_.size() && lj < v_.size()) {
+          sample(u_[li], v_[lj], block_[li * v_.size() + lj], valid_[lj] != 0, values, counters);
         } else {
           values.fill(0.0);  // padding: flags 0 marks it invalid
         }
@@ -71,9 +74,9 @@ class RecordFiller {
   }
 
  private:
-  void sample(NodeIndex node, bool valid, std::array<double, kColumnsV1.size()>& out, Counters& counters) const {
-    const double u = header_.u_at(node.i), v = header_.v_at(node.j);
-    const NodeGeometry g = node_geometry(source_, bounds_, u, v, normal_sign_);
+  void sample(double u, double v, const SurfaceD2& d, bool valid, std::array<double, kColumnsV1.size()>& out,
+              Counters& counters) const {
+    const NodeGeometry g = node_geometry(source_, bounds_, d, u, v, normal_sign_);
     counters.invalid += !valid;
     counters.degenerate += g.degenerate;
     const std::uint32_t flags =
@@ -107,6 +110,10 @@ class RecordFiller {
   const RecordLayout& layout_;
   ScalarType scalar_;
   double normal_sign_;
+  // The record being filled: its nodes' parameters, derivatives and validity along one grid line.
+  std::vector<double> u_, v_;
+  std::vector<SurfaceD2> block_;
+  std::vector<std::uint8_t> valid_;
 };
 
 // The record's values as `surfdb verify` checks them (the writer's read-back then checks that the

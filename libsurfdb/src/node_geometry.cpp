@@ -102,7 +102,11 @@ void limit_frame(const SurfaceSource& s, const ParamBounds& bounds, const Surfac
 
 NodeGeometry node_geometry(const SurfaceSource& s, const ParamBounds& bounds, double u, double v,
                            double normal_sign) {
-  const SurfaceD2 d = s.d2(u, v);
+  return node_geometry(s, bounds, s.d2(u, v), u, v, normal_sign);
+}
+
+NodeGeometry node_geometry(const SurfaceSource& s, const ParamBounds& bounds, const SurfaceD2& d, double u,
+                           double v, double normal_sign) {
   NodeGeometry g;
   g.p = d.p;
   const Tangents tangents(d);

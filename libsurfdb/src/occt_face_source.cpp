@@ -82,17 +82,29 @@ OcctFaceSource::OcctFaceSource(const TopoDS_Face& face, SourceInfo info, LengthU
   tolerance_ = BRep_Tool::Tolerance(face_);
   natural_bounds_ = has_natural_bounds(face_, bounds_);
   if (!natural_bounds_) scanline_ = TrimScanline::build(face_, surface_, tolerance_);
+  if (surface_.GetType() == GeomAbs_BSplineSurface)
+    grid_ = BSplineGrid::make(surface_.Surface().BSpline(), surface_.Trsf(), bounds_);
 }
 
 OcctFaceSource::OcctFaceSource(const OcctFaceSource& other)
     : face_(other.face_), surface_(other.face_, true), info_(other.info_), unit_(other.unit_), bounds_(other.bounds_),
-      tolerance_(other.tolerance_), natural_bounds_(other.natural_bounds_), scanline_(other.scanline_) {}
+      tolerance_(other.tolerance_), natural_bounds_(other.natural_bounds_), scanline_(other.scanline_),
+      grid_(other.grid_) {}
 
 SurfaceD2 OcctFaceSource::d2(double u, double v) const {
   gp_Pnt p;
   gp_Vec su, sv, suu, svv, suv;
   surface_.D2(u, v, p, su, sv, suu, svv, suv);
   return {vec(p), vec(su), vec(sv), vec(suu), vec(suv), vec(svv)};
+}
+
+void OcctFaceSource::d2_block(std::span<const double> u, std::span<const double> v,
+                              std::span<SurfaceD2> out) const {
+  if (grid_) {
+    grid_->evaluate(u, v, out, grid_scratch_);
+  } else {
+    SurfaceSource::d2_block(u, v, out);
+  }
 }
 
 bool OcctFaceSource::inside(double u, double v) const {

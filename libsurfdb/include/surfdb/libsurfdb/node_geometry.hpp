@@ -27,4 +27,9 @@ class DegenerateGeometry : public std::runtime_error {
 NodeGeometry node_geometry(const SurfaceSource& s, const ParamBounds& bounds, double u, double v,
                            double normal_sign);
 
+/// The same from the node's derivatives `d`, which the caller evaluated (SurfaceSource::d2_block);
+/// `s` is asked only at a pole, for points near it.
+NodeGeometry node_geometry(const SurfaceSource& s, const ParamBounds& bounds, const SurfaceD2& d, double u,
+                           double v, double normal_sign);
+
 }  // namespace surfdb

@@ -30,6 +30,10 @@ RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const Reco
     : destination_(std::move(destination)), layout_(layout) {
   temporary_ = create_temporary_beside(destination_);
   fd_ = temporary_.fd;
+  // The file's blocks at once: a full disk fails here rather than midway, and the background
+  // flushes find them allocated (ext4 then writes the rows without allocating as it goes).
+  // File systems without fallocate get the blocks as the records come.
+  if (::fallocate(fd_, 0, 0, static_cast<off_t>(layout_.file_bytes)) != 0 && errno == ENOSPC) fail(destination_, "write");
   checksums_.assign(layout_.data_records, 0);
   written_.assign(layout_.data_records, 0);
 }
@@ -70,11 +74,12 @@ void RecordFileWriter::write_record_at(std::uint64_t number, std::span<const std
   written_[number - 1] = 1;
 }
 
-void RecordFileWriter::flush_in_background() {
+void RecordFileWriter::flush_in_background(std::uint64_t written_through) {
   if (fd_ < 0) return;  // committed: nothing left to flush
   {
     const std::lock_guard lock(flush_mutex_);
     ++flushes_asked_;
+    written_through_ = std::max(written_through_, std::min(written_through, layout_.data_records));
   }
   if (!flusher_.joinable()) {
     try {
@@ -86,18 +91,37 @@ void RecordFileWriter::flush_in_background() {
   flush_asked_.notify_one();
 }
 
+std::uint64_t RecordFileWriter::records_read_back() const {
+  const std::lock_guard lock(flush_mutex_);
+  return read_back_through_;
+}
+
 void RecordFileWriter::flush_while_asked(std::stop_token stop) {
   std::uint64_t served = 0;
+  std::vector<std::uint8_t> record(layout_.record_bytes);
   std::unique_lock lock(flush_mutex_);
   // Stopped, a pending request is dropped: commit() flushes everything, and an abandoned file goes.
   while (flush_asked_.wait(lock, stop, [&] { return flushes_asked_ > served; }) && !stop.stop_requested()) {
     served = flushes_asked_;
+    const std::uint64_t through = written_through_;
+    std::uint64_t checked = read_back_through_;
     lock.unlock();
     int result;
     do result = ::fdatasync(fd_);
     while (result != 0 && errno == EINTR);
     const int failed = result == 0 ? 0 : errno;
+    // The records the caller said are written, read back after the flush that took them to disk
+    // and checked against the checksums kept when they were written; commit() reads the rest, from
+    // the first one not found intact here (it then names the difference or the failed read).
+    try {
+      for (; checked < through && !stop.stop_requested(); ++checked) {
+        read_all(record, layout_.record_offset(checked + 1));
+        if (checksum(record) != checksums_[checked]) break;
+      }
+    } catch (const FormatError&) {
+    }
     lock.lock();
+    read_back_through_ = checked;
     if (failed != 0 && flush_errno_ == 0) flush_errno_ = failed;  // kept: Linux reports a writeback error once
   }
 }
@@ -150,7 +174,7 @@ void RecordFileWriter::check_read_back(std::span<const std::uint8_t> table, std:
   }
   if (differs(layout_.checksum_table_offset(), table)) refuse("the checksum table");
   const std::span<std::uint8_t> record(buffer.data(), layout_.record_bytes);
-  for (std::uint64_t k = 1; k <= layout_.data_records; ++k) {
+  for (std::uint64_t k = read_back_through_ + 1; k <= layout_.data_records; ++k) {
     read_all(record, layout_.record_offset(k));
     if (checksum(record) != checksums_[k - 1]) refuse("data record " + std::to_string(k));
   }

@@ -172,10 +172,20 @@ void BSplineGrid::evaluate_u_line(std::span<const double> v, int u_first, const 
   }
   for (std::size_t b = 0; b < v.size(); ++b) {
     const double* m = &scratch.v_basis[b * kRows * mv];
-    // S, S_u, S_v, S_uu, S_uv, S_vv in homogeneous coordinates.
-    double sum[6][4] = {};
-    for (int j = 0; j < mv; ++j) {
-      const double* s = partial + (scratch.v_first[b] + j - v_lo) * kRows * 4;
+    const double* s = partial + (scratch.v_first[b] - v_lo) * kRows * 4;
+    // S, S_u, S_v, S_uu, S_uv, S_vv in homogeneous coordinates, from the first pole on (not from
+    // zeros, which GCC clears with a slow string store).
+    double sum[6][4];
+    for (int c = 0; c < 4; ++c) {
+      sum[0][c] = m[0] * s[c];
+      sum[1][c] = m[0] * s[4 + c];
+      sum[2][c] = m[mv] * s[c];
+      sum[3][c] = m[0] * s[8 + c];
+      sum[4][c] = m[mv] * s[4 + c];
+      sum[5][c] = m[2 * mv] * s[c];
+    }
+    for (int j = 1; j < mv; ++j) {
+      s += kRows * 4;
       const double m0 = m[j], m1 = m[mv + j], m2 = m[2 * mv + j];
       for (int c = 0; c < 4; ++c) {
         sum[0][c] += m0 * s[c];

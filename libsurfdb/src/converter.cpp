@@ -227,9 +227,9 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
 
   // The pipeline: each worker samples a record into its own buffer (cache-resident), checks its
   // values, checksums it and writes it at its place in the file, while the other workers sample
-  // theirs; between rows the writer's own thread flushes the rows so far to disk, so that the
-  // final flush finds most of the file there already, and the commit reads the file back against
-  // the checksums beside that flush. The bytes of each record depend on its nodes only, so
+  // theirs; between rows the writer's own thread flushes the rows so far to disk and reads them
+  // back against their checksums, so that the final flush finds most of the file there already
+  // and the commit reads back only the rest beside it. The bytes of each record depend on its nodes only, so
   // the file is the same whatever the thread count or the order of the writes.
   const auto t_records = Clock::now();
   RecordFileWriter writer(destination, layout);
@@ -253,7 +253,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
     });
     for (std::uint64_t ti = 0; ti < layout.u_records; ++ti) {
       pool.sample_row(ti);
-      writer.flush_in_background();
+      writer.flush_in_background((ti + 1) * layout.v_records);
       if (progress) progress((ti + 1) * layout.v_records, layout.data_records);
     }
   }

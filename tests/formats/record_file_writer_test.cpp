@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <thread>
 
@@ -143,6 +144,60 @@ TEST_CASE("a record damaged in the file before the commit, or a file grown, fail
     }
     CHECK(entries(dir.path()) == 1);
     CHECK(test::read_bytes(dir / "a.sdb") == before);
+  }
+}
+
+namespace {
+
+// Waits until the writer's background flushes have read back `records` records (at most 20 s).
+bool read_back_reaches(const RecordFileWriter& w, std::uint64_t records) {
+  for (int k = 0; k < 2000 && w.records_read_back() < records; ++k)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return w.records_read_back() == records;
+}
+
+std::filesystem::path temporary_beside(const std::filesystem::path& dir, const char* destination) {
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename() != destination) return e.path();
+  return {};
+}
+
+void damage(const std::filesystem::path& file, std::uint64_t offset) {
+  std::fstream f(file, std::ios::binary | std::ios::in | std::ios::out);
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.put(7);
+}
+
+}  // namespace
+
+// catches: a background read-back that does not compare the checksums (it would pass record 3 and
+// commit would not read it again), one that reads nothing (the wait fails), a commit that reads
+// the records already read back again (the second file's record 2, damaged after its read-back).
+TEST_CASE("the background flushes read the records back: a damaged one stops them, commit names it") {
+  TempDir dir;
+  const Header h = small_header();
+  const auto before = committed_file(dir / "a.sdb", h, 1);
+  {
+    RecordFileWriter w(dir / "a.sdb", h.layout);
+    write_all_records(w, h.layout, 2);
+    damage(temporary_beside(dir.path(), "a.sdb"), h.layout.record_offset(3) + 5);
+    w.flush_in_background(h.layout.data_records);
+    CHECK(read_back_reaches(w, 2));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    w.flush_in_background(h.layout.data_records);  // asked again: still stops before record 3
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(w.records_read_back() == 2);
+    CHECK_THROWS_WITH_AS(w.commit(h), doctest::Contains("data record 3 read back from the file differs"), FormatError);
+  }
+  CHECK(test::read_bytes(dir / "a.sdb") == before);
+  {
+    // Each record is read back once: what the background flushes checked, commit does not read again.
+    RecordFileWriter w(dir / "a.sdb", h.layout);
+    write_all_records(w, h.layout, 2);
+    w.flush_in_background(3);
+    REQUIRE(read_back_reaches(w, 3));
+    damage(temporary_beside(dir.path(), "a.sdb"), h.layout.record_offset(2) + 5);
+    CHECK_NOTHROW(w.commit(h));
   }
 }
 

@@ -39,18 +39,27 @@ class RecordFileWriter {
   /// a flush runs are served by one more flush after it. Durability still comes from commit(), which
   /// reports a failed flush; a flush is mostly waiting for the disk, so it overlaps the caller's
   /// work. To be called from one thread (the one that commits); after commit() it does nothing.
-  void flush_in_background();
+  /// `written_through` > 0 says that records 1 .. written_through are written and will not be
+  /// written again: after the flush, the same thread reads them back and checks them as commit()
+  /// would, which then reads back only the records after them.
+  void flush_in_background(std::uint64_t written_through = 0);
+
+  /// Records 1 .. this have been read back intact by the background flushes so far (it stops
+  /// before a record that differs; commit() reads that one again and refuses the file).
+  std::uint64_t records_read_back() const;
 
   /// Writes the checksum table and the header, flushes, and renames the file into place. Beside
-  /// the flush, reads the whole file back through the file system (the kernel's copy of it, not
-  /// the disk) and checks it as `surfdb verify` would: its length, the header decoded, the header
-  /// and the checksum table byte for byte, each data record against the checksum of the bytes it
-  /// was given. A difference throws FormatError and leaves the destination as it was.
+  /// the flush, reads the file back through the file system (the kernel's copy of it, not the
+  /// disk) and checks it as `surfdb verify` would: its length, the header decoded, the header and
+  /// the checksum table byte for byte, each data record against the checksum of the bytes it was
+  /// given (those the background flushes have not read back already: each record is read back
+  /// once). A difference throws FormatError and leaves the destination as it was.
   /// `header.layout` must be the layout given to the constructor; all records must be written.
   /// Returns the header as written (with its checksum table hash filled in).
   Header commit(Header header);
 
-  /// Wall seconds commit() spent reading the file back (beside its last flush).
+  /// Wall seconds commit() spent reading the file back (beside its last flush), what the background
+  /// flushes had not read back.
   double read_back_seconds() const { return read_back_seconds_; }
 
  private:
@@ -70,11 +79,14 @@ class RecordFileWriter {
   bool committed_ = false;
   double read_back_seconds_ = 0;
 
-  // The background flush: requests counted under the mutex, served by flusher_ (started on the
-  // first request, stopped before commit() writes the checksum table or the file is closed).
-  std::mutex flush_mutex_;
+  // The background flush and read-back: requests counted under the mutex, served by flusher_
+  // (started on the first request, stopped before commit() writes the checksum table or the file
+  // is closed).
+  mutable std::mutex flush_mutex_;
   std::condition_variable_any flush_asked_;
   std::uint64_t flushes_asked_ = 0;
+  std::uint64_t written_through_ = 0;    // records 1 .. this are written (flush_in_background)
+  std::uint64_t read_back_through_ = 0;  // records 1 .. this were read back intact after a flush
   int flush_errno_ = 0;  // the first failed background flush's errno
   std::jthread flusher_;
 };

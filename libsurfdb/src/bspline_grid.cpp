@@ -104,7 +104,7 @@ std::shared_ptr<const BSplineGrid> BSplineGrid::make(const Handle(Geom_BSplineSu
     for (int j = 1; j <= grid->v_.poles; ++j) {
       const gp_Pnt& p = surface->Pole(i, j);
       const double w = grid->rational_ ? surface->Weight(i, j) : 1.0;
-      grid->poles_.insert(grid->poles_.end(), {w * p.X(), w * p.Y(), w * p.Z(), w});
+      grid->poles_.insert(grid->poles_.end(), {p.X(), p.Y(), p.Z(), w});
     }
   }
   grid->placement_ = placement;
@@ -146,6 +146,8 @@ void BSplineGrid::evaluate(std::span<const double> u, std::span<const double> v,
   const auto [lo, hi] = std::minmax_element(scratch.v_first.begin(), scratch.v_first.end());
   const int v_lo = *lo, v_hi = *hi + v_.degree;
   scratch.partial.resize(static_cast<std::size_t>(v_hi - v_lo + 1) * kRows * 4);
+  const double* origin = &poles_[(static_cast<std::size_t>(scratch.u_first[0]) * v_.poles + v_lo) * 4];
+  std::copy(origin, origin + 3, scratch.origin);
   const std::size_t mu = static_cast<std::size_t>(u_.degree + 1);
   for (std::size_t a = 0; a < u.size(); ++a) {
     evaluate_u_line(v, scratch.u_first[a], &scratch.u_basis[a * kRows * mu], v_lo, v_hi,
@@ -158,15 +160,18 @@ void BSplineGrid::evaluate(std::span<const double> u, std::span<const double> v,
 void BSplineGrid::evaluate_u_line(std::span<const double> v, int u_first, const double* u_basis, int v_lo,
                                   int v_hi, std::span<SurfaceD2> out, Scratch& scratch) const {
   const int mu = u_.degree + 1, mv = v_.degree + 1;
+  const double* o = scratch.origin;
   double* partial = scratch.partial.data();
   for (int l = v_lo; l <= v_hi; ++l) {
     double* s = partial + (l - v_lo) * kRows * 4;
     std::fill(s, s + kRows * 4, 0.0);
     for (int k = 0; k < mu; ++k) {
       const double* pole = &poles_[(static_cast<std::size_t>(u_first + k) * v_.poles + l) * 4];
+      const double w = pole[3];
+      const double h[4] = {w * (pole[0] - o[0]), w * (pole[1] - o[1]), w * (pole[2] - o[2]), w};
       for (int d = 0; d < kRows; ++d) {
         const double n = u_basis[d * mu + k];
-        for (int c = 0; c < 4; ++c) s[d * 4 + c] += n * pole[c];
+        for (int c = 0; c < 4; ++c) s[d * 4 + c] += n * h[c];
       }
     }
   }
@@ -196,12 +201,13 @@ void BSplineGrid::evaluate_u_line(std::span<const double> v, int u_first, const 
         sum[5][c] += m2 * s[c];
       }
     }
-    out[b] = finish(sum);
+    out[b] = finish(sum, scratch.origin);
   }
 }
 
-// The homogeneous sums divided through by the weight (quotient rule to second order), placed.
-SurfaceD2 BSplineGrid::finish(const double (&sum)[6][4]) const {
+// The homogeneous sums divided through by the weight (quotient rule to second order), moved back
+// from the block's origin, placed.
+SurfaceD2 BSplineGrid::finish(const double (&sum)[6][4], const double (&origin)[3]) const {
   SurfaceD2 d{xyz(sum[0]), xyz(sum[1]), xyz(sum[2]), xyz(sum[3]), xyz(sum[4]), xyz(sum[5])};
   if (rational_) {
     const double w = sum[0][3], wu = sum[1][3], wv = sum[2][3];
@@ -213,6 +219,7 @@ SurfaceD2 BSplineGrid::finish(const double (&sum)[6][4]) const {
     d.suv = (d.suv - wu * d.sv - wv * d.su - wuv * d.p) / w;
     d.svv = (d.svv - 2 * wv * d.sv - wvv * d.p) / w;
   }
+  d.p += Eigen::Vector3d(origin[0], origin[1], origin[2]);
   if (placed_) {
     gp_Pnt p(d.p.x(), d.p.y(), d.p.z());
     p.Transform(placement_);

@@ -2,7 +2,9 @@
 // the basis functions and their first two derivatives are computed once per grid line along u and
 // once per grid line along v, the poles are summed along u once per u line, and each node is then
 // a sum over the q + 1 poles of its v span (The NURBS Book, 2nd ed., A2.3 for the basis
-// derivatives, A4.4 for the rational quotient). OpenCASCADE's BRepAdaptor_Surface::D2 evaluates
+// derivatives, A4.4 for the rational quotient). The poles are summed relative to one of the block's
+// own, so that the derivatives' sums, whose basis functions sum to zero, lose digits to the
+// block's extent rather than to the coordinates' magnitude. OpenCASCADE's BRepAdaptor_Surface::D2 evaluates
 // each node from scratch; this gives the same values to rounding (tests/libsurfdb/bspline_grid_test).
 #pragma once
 
@@ -27,6 +29,7 @@ class BSplineGrid {
     std::vector<double> u_basis, v_basis;         // per grid line: 3 x (degree + 1), value, d/dt, d2/dt2
     std::vector<double> partial;                  // per v pole: 3 u derivatives x 4 homogeneous coordinates
     std::vector<double> work;                     // basis_derivatives' triangle
+    double origin[3] = {};                        // the block's poles are summed relative to this one
   };
 
   /// Null for the surfaces this evaluator does not take (periodic ones: OpenCASCADE's adaptor
@@ -53,10 +56,10 @@ class BSplineGrid {
                     std::vector<double>& basis, std::vector<double>& work);
   void evaluate_u_line(std::span<const double> v, int u_first, const double* u_basis, int v_lo, int v_hi,
                        std::span<SurfaceD2> out, Scratch& scratch) const;
-  SurfaceD2 finish(const double (&sum)[6][4]) const;
+  SurfaceD2 finish(const double (&sum)[6][4], const double (&origin)[3]) const;
 
   Direction u_, v_;
-  std::vector<double> poles_;  // (w x, w y, w z, w) per pole, u index outer, v inner
+  std::vector<double> poles_;  // (x, y, z, w) per pole, u index outer, v inner
   bool rational_ = false;
   gp_Trsf placement_;
   bool placed_ = false;  // placement_ is not the identity

@@ -83,8 +83,8 @@ TEST_CASE("B-spline and rational B-spline faces: every node is OpenCASCADE's exa
     const Comparison c = compare_with_occt(dir / "patch.brep", dir / "patch.sdb", 1.0);
     MESSAGE("patch against OpenCASCADE: point " << c.point << " mm, normal " << c.normal);
     // The converter evaluates B-spline faces a block at a time (BSplineGrid), to rounding what
-    // OpenCASCADE evaluates node by node: measured 2.4e-14 mm (4.3e-14 rational) and 5.3e-16
-    // (8.9e-16). Bounds 1e-13 mm (14 ulps of a 60 mm coordinate) and 2e-15 (10 ulps of a unit
+    // OpenCASCADE evaluates node by node: measured 1.6e-14 mm (3.0e-14 rational) and 3.3e-16
+    // (7.0e-16). Bounds 1e-13 mm (14 ulps of a 60 mm coordinate) and 2e-15 (10 ulps of a unit
     // vector); they were 1e-12 for both.
     // catches: u and v swapped in the sampling (the patch is 60 x 40 mm: points off by mm), nodes
     // placed at u0 + i du without the exact last node, a normal from unnormalised su x sv.
@@ -104,8 +104,8 @@ TEST_CASE("B-spline and rational B-spline faces: every node is OpenCASCADE's exa
       const double a = -props.MaxCurvature(), b = -props.MinCurvature();
       worst_k = std::max({worst_k, std::abs(n[K1] / std::max(a, b) - 1), std::abs(n[K2] / std::min(a, b) - 1)});
     }
-    // Two algorithms on second derivatives equal to rounding, away from umbilics: measured 7.8e-16
-    // relative (5.3e-15 rational). Bound 1e-14. (It was Approx(k).epsilon(1e-9): 1e-9 absolute on curvatures of
+    // Two algorithms on second derivatives equal to rounding, away from umbilics: measured 1.3e-15
+    // relative (4.7e-15 rational). Bound 1e-14. (It was Approx(k).epsilon(1e-9): 1e-9 absolute on curvatures of
     // 0.003 .. 0.03 /mm, up to 4e-7 relative.)
     // catches: curvature signed against su x sv instead of the stored normal (signs flipped),
     // k1 and k2 swapped (k1 < k2), the second fundamental form with L and N exchanged.
@@ -120,7 +120,7 @@ TEST_CASE("a reversed face flips the normal and --flip-normals flips it again") 
   const CadModel model = CadModel::load(dir / "rev.brep");
   CHECK(model.face_info(1).orientation == FaceOrientation::reversed);
   convert_surface(*model.face(1), small_grid(), dir / "rev.sdb");
-  // Bounds as for the natural face (measured 5.3e-16; they were 1e-12).
+  // Bounds as for the natural face (measured 3.3e-16; they were 1e-12).
   // catches: the face's orientation ignored (normal flipped: error 2), flip applied twice.
   CHECK(compare_with_occt(dir / "rev.brep", dir / "rev.sdb", -1.0).normal < 2e-15);
   ConvertOptions flipped = small_grid();
@@ -141,7 +141,7 @@ TEST_CASE("a trimmed face: nodes outside the trimming disk are invalid but keep 
   CHECK(info.bounds.v1 == doctest::Approx(0.95).epsilon(1e-6));
   convert_surface(*model.face(1), small_grid(), dir / "disk.sdb");
   const Comparison c = compare_with_occt(dir / "disk.brep", dir / "disk.sdb", 1.0);
-  // Measured 1.6e-14 mm and 3.2e-16; bounds as for the natural face (they were 1e-12).
+  // Measured 1.5e-14 mm and 3.1e-16; bounds as for the natural face (they were 1e-12).
   // catches: trimmed-away nodes given zeros or the nearest boundary point instead of their values.
   CHECK(c.point < 1e-13);
   CHECK(c.normal < 2e-15);

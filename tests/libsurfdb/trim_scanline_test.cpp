@@ -7,8 +7,6 @@
 #include <BRepClass_FaceClassifier.hxx>
 #include <BRepTools.hxx>
 #include <BRep_Tool.hxx>
-#include <IGESControl_Reader.hxx>
-#include <STEPControl_Reader.hxx>
 #include <TopExp.hxx>
 #include <TopTools_IndexedMapOfShape.hxx>
 #include <TopoDS.hxx>
@@ -21,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../support/cad_parts.hpp"
 #include "../support/occt_faces.hpp"
 #include "../support/temp_dir.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
@@ -29,27 +28,6 @@ using namespace surfdb;
 using namespace surfdb::test;
 
 namespace {
-
-const std::filesystem::path kCadDir = SURFDB_CAD_DIR;
-
-// The part's faces as OpenCASCADE's plain readers give them, numbered as CadModel numbers them.
-TopTools_IndexedMapOfShape read_faces(const std::filesystem::path& path) {
-  TopoDS_Shape shape;
-  if (path.extension() == ".igs") {
-    IGESControl_Reader reader;
-    REQUIRE(reader.ReadFile(path.c_str()) == IFSelect_RetDone);
-    reader.TransferRoots();
-    shape = reader.OneShape();
-  } else {
-    STEPControl_Reader reader;
-    REQUIRE(reader.ReadFile(path.c_str()) == IFSelect_RetDone);
-    reader.TransferRoots();
-    shape = reader.OneShape();
-  }
-  TopTools_IndexedMapOfShape faces;
-  TopExp::MapShapes(shape, TopAbs_FACE, faces);
-  return faces;
-}
 
 std::vector<double> grid(double lo, double hi, int n) {
   std::vector<double> x(n);
@@ -97,7 +75,7 @@ struct Part {
 }  // namespace
 
 TEST_CASE("trimmed faces of real parts: every node's validity is BRepClass_FaceClassifier's") {
-  if (!std::filesystem::exists(kCadDir / "README.md")) {
+  if (!have_cad_parts()) {
     MESSAGE("skipped: no CAD directory at " << kCadDir);
     return;
   }

@@ -37,11 +37,13 @@ RecordLayout table_layout(const ConvertOptions& options);
 struct ConvertReport {
   Header header;
   // Wall time until every record is sampled, checksummed and written (into the page cache): the
-  // workers sample, checksum and write their records at once, each its own.
+  // workers sample, checksum and write their records at once, each its own, while the rows so far
+  // are flushed to disk and read back in the background.
   double sampling_seconds = 0;
   // Wall time after that: checksum table, header, flush to disk (fsync), rename.
   double writing_seconds = 0;
-  // Part of writing_seconds, beside the flush: the whole file read back and checked.
+  // Part of writing_seconds, beside the flush: what the background had not read back and checked
+  // (header, checksum table, the last rows).
   double read_back_seconds = 0;
   double total_seconds = 0;
   // Where the workers' CPU time went, summed over them (thread CPU time, system time included):

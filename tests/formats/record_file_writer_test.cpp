@@ -47,6 +47,27 @@ std::size_t entries(const std::filesystem::path& dir) {
   return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir), {}));
 }
 
+// Waits until the writer's background flushes have read back `records` records (at most 20 s).
+bool read_back_reaches(const RecordFileWriter& w, std::uint64_t records) {
+  for (int k = 0; k < 2000 && w.records_read_back() < records; ++k)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return w.records_read_back() == records;
+}
+
+// The writer's hidden file: the one entry of `dir` besides `destination`.
+std::filesystem::path temporary_beside(const std::filesystem::path& dir, const char* destination) {
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename() != destination) return e.path();
+  return {};
+}
+
+// One byte changed: what a file system returning other bytes would look like.
+void damage(const std::filesystem::path& file, std::uint64_t offset) {
+  std::fstream f(file, std::ios::binary | std::ios::in | std::ios::out);
+  f.seekp(static_cast<std::streamoff>(offset));
+  f.put(7);
+}
+
 }  // namespace
 
 TEST_CASE("a committed file is complete and checksummed and the only file left") {
@@ -127,16 +148,12 @@ TEST_CASE("a record damaged in the file before the commit, or a file grown, fail
     {
       RecordFileWriter w(dir / "a.sdb", h.layout);
       write_all_records(w, h.layout, 2);
-      std::filesystem::path temporary;  // the writer's hidden file: the one entry besides a.sdb
-      for (const auto& e : std::filesystem::directory_iterator(dir.path()))
-        if (e.path().filename() != "a.sdb") temporary = e.path();
+      const std::filesystem::path temporary = temporary_beside(dir.path(), "a.sdb");
       REQUIRE(!temporary.empty());
       if (grow) {
         std::filesystem::resize_file(temporary, h.layout.file_bytes + 1);
       } else {
-        std::fstream f(temporary, std::ios::binary | std::ios::in | std::ios::out);
-        f.seekp(static_cast<std::streamoff>(h.layout.record_offset(3) + 5));
-        f.put(7);  // what a file system returning other bytes would look like
+        damage(temporary, h.layout.record_offset(3) + 5);
       }
       CHECK_THROWS_WITH_AS(w.commit(h),
                            doctest::Contains(grow ? "the file's length read back" : "data record 3 read back from the file differs"),
@@ -146,29 +163,6 @@ TEST_CASE("a record damaged in the file before the commit, or a file grown, fail
     CHECK(test::read_bytes(dir / "a.sdb") == before);
   }
 }
-
-namespace {
-
-// Waits until the writer's background flushes have read back `records` records (at most 20 s).
-bool read_back_reaches(const RecordFileWriter& w, std::uint64_t records) {
-  for (int k = 0; k < 2000 && w.records_read_back() < records; ++k)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  return w.records_read_back() == records;
-}
-
-std::filesystem::path temporary_beside(const std::filesystem::path& dir, const char* destination) {
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.path().filename() != destination) return e.path();
-  return {};
-}
-
-void damage(const std::filesystem::path& file, std::uint64_t offset) {
-  std::fstream f(file, std::ios::binary | std::ios::in | std::ios::out);
-  f.seekp(static_cast<std::streamoff>(offset));
-  f.put(7);
-}
-
-}  // namespace
 
 // catches: a background read-back that does not compare the checksums (it would pass record 3 and
 // commit would not read it again), one that reads nothing (the wait fails), a commit that reads

@@ -28,14 +28,23 @@ namespace {
 
 RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const RecordLayout& layout)
     : destination_(std::move(destination)), layout_(layout) {
+  checksums_.assign(layout_.data_records, 0);
+  written_.assign(layout_.data_records, 0);
+  read_back_buffer_.resize(layout_.record_bytes);
   temporary_ = create_temporary_beside(destination_);
   fd_ = temporary_.fd;
   // The file's blocks at once: a full disk fails here rather than midway, and the background
   // flushes find them allocated (ext4 then writes the rows without allocating as it goes).
   // File systems without fallocate get the blocks as the records come.
-  if (::fallocate(fd_, 0, 0, static_cast<off_t>(layout_.file_bytes)) != 0 && errno == ENOSPC) fail(destination_, "write");
-  checksums_.assign(layout_.data_records, 0);
-  written_.assign(layout_.data_records, 0);
+  if (::fallocate(fd_, 0, 0, static_cast<off_t>(layout_.file_bytes)) != 0 &&
+      (errno == ENOSPC || errno == EDQUOT || errno == EFBIG)) {
+    const int error = errno;
+    ::close(fd_);  // no destructor runs for a constructor that throws
+    ::unlink(temporary_.path.c_str());
+    release_temporary(temporary_);
+    errno = error;
+    fail(destination_, "write");
+  }
 }
 
 RecordFileWriter::~RecordFileWriter() {
@@ -69,6 +78,8 @@ void RecordFileWriter::write_record_at(std::uint64_t number, std::span<const std
                       std::to_string(layout_.record_bytes));
   if (number < 1 || number > layout_.data_records)
     throw FormatError("internal: record " + std::to_string(number) + " of " + std::to_string(layout_.data_records));
+  if (number <= written_through_.load(std::memory_order_relaxed))
+    throw FormatError("internal: record " + std::to_string(number) + " written again after it was said to be written");
   write_all(bytes, layout_.record_offset(number));
   checksums_[number - 1] = checksum(bytes);  // distinct records: distinct elements, no lock needed
   written_[number - 1] = 1;
@@ -76,10 +87,15 @@ void RecordFileWriter::write_record_at(std::uint64_t number, std::span<const std
 
 void RecordFileWriter::flush_in_background(std::uint64_t written_through) {
   if (fd_ < 0) return;  // committed: nothing left to flush
+  written_through = std::min(written_through, layout_.data_records);
+  const std::uint64_t before = written_through_.load(std::memory_order_relaxed);
+  for (std::uint64_t k = before; k < written_through; ++k) {
+    if (!written_[k]) throw FormatError("internal: record " + std::to_string(k + 1) + " said to be written, but it is not");
+  }
   {
     const std::lock_guard lock(flush_mutex_);
     ++flushes_asked_;
-    written_through_ = std::max(written_through_, std::min(written_through, layout_.data_records));
+    if (written_through > before) written_through_.store(written_through, std::memory_order_relaxed);
   }
   if (!flusher_.joinable()) {
     try {
@@ -98,12 +114,12 @@ std::uint64_t RecordFileWriter::records_read_back() const {
 
 void RecordFileWriter::flush_while_asked(std::stop_token stop) {
   std::uint64_t served = 0;
-  std::vector<std::uint8_t> record(layout_.record_bytes);
+  const std::span<std::uint8_t> record(read_back_buffer_);
   std::unique_lock lock(flush_mutex_);
   // Stopped, a pending request is dropped: commit() flushes everything, and an abandoned file goes.
   while (flush_asked_.wait(lock, stop, [&] { return flushes_asked_ > served; }) && !stop.stop_requested()) {
     served = flushes_asked_;
-    const std::uint64_t through = written_through_;
+    const std::uint64_t through = written_through_.load(std::memory_order_relaxed);
     std::uint64_t checked = read_back_through_;
     lock.unlock();
     int result;
@@ -118,7 +134,7 @@ void RecordFileWriter::flush_while_asked(std::stop_token stop) {
         read_all(record, layout_.record_offset(checked + 1));
         if (checksum(record) != checksums_[checked]) break;
       }
-    } catch (const FormatError&) {
+    } catch (...) {  // a failed read (or its message): commit() reads the record again
     }
     lock.lock();
     read_back_through_ = checked;

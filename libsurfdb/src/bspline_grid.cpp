@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace surfdb {
 namespace {
@@ -116,21 +117,27 @@ void BSplineGrid::bases(const Direction& d, std::span<const double> t, std::vect
                         std::vector<double>& basis, std::vector<double>& work) {
   const int m = d.degree + 1;
   const double* U = &d.flat_knots.First();  // 0-based view of the flat knots
-  // OpenCASCADE's adaptor: a parameter within this of the face's bound is at the bound, and a
-  // bound within it of a knot is at the knot.
-  const double tolerance = Precision::PConfusion();
+  const int lower = d.flat_knots.Lower();
+  // OpenCASCADE's adaptor (GeomAdaptor_Surface::D2, IfUVBound) evaluates a node on the face's
+  // bound (exactly on it: BRepAdaptor_Surface loads the adaptor without tolerance) that lies
+  // within this of a knot on the span inside the face. On such a bound line it also takes the
+  // other parameter's span as starting at a knot within this of it, where this evaluator takes the
+  // span BSplCLib::LocateParameter gives (as inside the face): the two differ only at a node less
+  // than 5e-10 but more than rounding below a knot where the surface is not C2.
+  const double at_knot = 0.5 * Precision::PConfusion();
   first.resize(t.size());
   basis.resize(t.size() * kRows * static_cast<std::size_t>(m));
   for (std::size_t k = 0; k < t.size(); ++k) {
     int index = 0;
-    double located = t[k];
-    BSplCLib::LocateParameter(d.degree, d.flat_knots, nullptr, t[k], false, index, located);
-    int span = index - d.flat_knots.Lower();  // U[span] <= t < U[span + 1]
-    // On the face's bounds the span inside the face, as GeomAdaptor_Surface evaluates there.
-    if (std::abs(t[k] - d.upper) <= tolerance) {
-      while (span > d.degree && U[span] >= t[k] - tolerance) --span;
-    } else if (std::abs(t[k] - d.lower) <= tolerance) {
-      while (span < d.poles - 1 && U[span + 1] <= t[k] + tolerance) ++span;
+    double located = 0;
+    // U[span] <= t < U[span + 1], span within the surface's range (clamped there beyond it).
+    BSplCLib::LocateParameter(d.degree, d.flat_knots, t[k], false, lower + d.degree,
+                              d.flat_knots.Upper() - d.degree, index, located);
+    int span = index - lower;
+    if (t[k] == d.upper) {
+      while (span > d.degree && U[span] >= t[k] - at_knot) --span;
+    } else if (t[k] == d.lower) {
+      while (span < d.poles - 1 && U[span + 1] <= t[k] + at_knot) ++span;
     }
     first[k] = span - d.degree;
     basis_derivatives(U, span, d.degree, t[k], &basis[k * kRows * m], work);

@@ -4,8 +4,9 @@
 // a sum over the q + 1 poles of its v span (The NURBS Book, 2nd ed., A2.3 for the basis
 // derivatives, A4.4 for the rational quotient). The poles are summed relative to one of the block's
 // own, so that the derivatives' sums, whose basis functions sum to zero, lose digits to the
-// block's extent rather than to the coordinates' magnitude. OpenCASCADE's BRepAdaptor_Surface::D2 evaluates
-// each node from scratch; this gives the same values to rounding (tests/libsurfdb/bspline_grid_test).
+// block's extent rather than to the coordinates' magnitude. OpenCASCADE's BRepAdaptor_Surface::D2
+// evaluates node by node from its span cache; this gives the same values to rounding
+// (tests/libsurfdb/bspline_grid_test).
 #pragma once
 
 #include <Geom_BSplineSurface.hxx>

@@ -110,7 +110,7 @@ class RecordFiller {
   const RecordLayout& layout_;
   ScalarType scalar_;
   double normal_sign_;
-  // The record being filled: its nodes' parameters, derivatives and validity along one grid line.
+  // The record being filled: its nodes' parameters and derivatives, the validity of one grid line.
   std::vector<double> u_, v_;
   std::vector<SurfaceD2> block_;
   std::vector<std::uint8_t> valid_;
@@ -229,8 +229,8 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
   // values, checksums it and writes it at its place in the file, while the other workers sample
   // theirs; between rows the writer's own thread flushes the rows so far to disk and reads them
   // back against their checksums, so that the final flush finds most of the file there already
-  // and the commit reads back only the rest beside it. The bytes of each record depend on its nodes only, so
-  // the file is the same whatever the thread count or the order of the writes.
+  // and the commit reads back only the rest beside it. The bytes of each record depend on its
+  // nodes only, so the file is the same whatever the thread count or the order of the writes.
   const auto t_records = Clock::now();
   RecordFileWriter writer(destination, layout);
   struct Worker {

@@ -1,6 +1,7 @@
 // SurfaceSource over an OpenCASCADE face: exact evaluation through BRepAdaptor_Surface (the
-// face's location applied), by blocks of grid nodes through BSplineGrid for B-spline faces, and inside/outside from BRepClass_FaceClassifier, node by node or, for a
-// grid line, from the line's crossings with the trimming curves (trim_scanline.hpp).
+// face's location applied), by blocks of grid nodes through BSplineGrid for non-periodic B-spline
+// faces; inside/outside from BRepClass_FaceClassifier, node by node or, for a grid line, from the
+// line's crossings with the trimming curves (trim_scanline.hpp).
 #pragma once
 
 #include <BRepAdaptor_Surface.hxx>

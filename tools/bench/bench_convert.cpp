@@ -125,6 +125,9 @@ class Validity final : public SurfaceSource {
   Validity(std::unique_ptr<SurfaceSource> s, Mode mode) : s_(std::move(s)), mode_(mode) {}
   ParamBounds bounds() const override { return s_->bounds(); }
   SurfaceD2 d2(double u, double v) const override { return s_->d2(u, v); }
+  void d2_block(std::span<const double> u, std::span<const double> v, std::span<SurfaceD2> out) const override {
+    s_->d2_block(u, v, out);
+  }
   bool inside(double u, double v) const override { return mode_ == not_asked || s_->inside(u, v); }
   SourceInfo info() const override { return s_->info(); }
   LengthUnit unit() const override { return s_->unit(); }
@@ -284,9 +287,9 @@ int main(int argc, char** argv) {
   report.line("%-60s %7.2f   (target <= 1.5; floor of the write alone x%.2f)", "ratio surfdb / OpenCASCADE bare",
               ours.wall / bare.wall, floor.wall / bare.wall);
   report.line("%-60s %7.2f", "ratio surfdb / BRepLProp_SLProps", ours.wall / slprops.wall);
-  report.line("  where the time goes (wall): read STEP %.3f s, sample + check + checksum + write records %.3f s, "
-              "checksum table + header + fsync + rename %.3f s (the file read back and checked beside the fsync "
-              "%.3f s)", load, sampling, writing, read_back);
+  report.line("  where the time goes (wall): read STEP %.3f s, sample + check + checksum + write records %.3f s "
+              "(the rows flushed and read back behind them), checksum table + header + fsync + rename %.3f s (what "
+              "was left to read back, checked beside the fsync %.3f s)", load, sampling, writing, read_back);
   report.line("  CPU: conversion %.3f s (the workers' sampling %.3f s, their checksums + writes of the records %.3f s)",
               convert_cpu, evaluation_cpu, record_cpu);
   trimmed_faces(report, argc > 2 ? argv[2] : "../shared/cad", argc > 3 && std::string(argv[3]) == "--before",

@@ -5,6 +5,7 @@
 // checked.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
@@ -40,7 +41,8 @@ class RecordFileWriter {
   /// reports a failed flush; a flush is mostly waiting for the disk, so it overlaps the caller's
   /// work. To be called from one thread (the one that commits); after commit() it does nothing.
   /// `written_through` > 0 says that records 1 .. written_through are written and will not be
-  /// written again: after the flush, the same thread reads them back and checks them as commit()
+  /// written again (write_record_at then refuses them; a record among them not yet written
+  /// throws): after the flush, the same thread reads them back and checks them as commit()
   /// would, which then reads back only the records after them.
   void flush_in_background(std::uint64_t written_through = 0);
 
@@ -85,9 +87,10 @@ class RecordFileWriter {
   mutable std::mutex flush_mutex_;
   std::condition_variable_any flush_asked_;
   std::uint64_t flushes_asked_ = 0;
-  std::uint64_t written_through_ = 0;    // records 1 .. this are written (flush_in_background)
+  std::atomic<std::uint64_t> written_through_{0};  // records 1 .. this are written (flush_in_background)
   std::uint64_t read_back_through_ = 0;  // records 1 .. this were read back intact after a flush
   int flush_errno_ = 0;  // the first failed background flush's errno
+  std::vector<std::uint8_t> read_back_buffer_;  // one record, the background read-back's
   std::jthread flusher_;
 };
 

@@ -48,7 +48,7 @@ RecordFileWriter::RecordFileWriter(std::filesystem::path destination, const Reco
 }
 
 RecordFileWriter::~RecordFileWriter() {
-  stop_flushing();
+  stop_background();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temporary_.path.empty()) ::unlink(temporary_.path.c_str());
   release_temporary(temporary_);
@@ -97,14 +97,20 @@ void RecordFileWriter::flush_in_background(std::uint64_t written_through) {
     ++flushes_asked_;
     if (written_through > before) written_through_.store(written_through, std::memory_order_relaxed);
   }
-  if (!flusher_.joinable()) {
+  // Without a thread to spare, commit() does it all, as without this call.
+  const auto start = [this](std::jthread& thread, void (RecordFileWriter::*serve)(std::stop_token)) {
+    if (thread.joinable()) return;
     try {
-      flusher_ = std::jthread([this](std::stop_token stop) { flush_while_asked(stop); });
+      thread = std::jthread([this, serve](std::stop_token stop) { (this->*serve)(stop); });
     } catch (const std::system_error&) {
-      return;  // no thread to spare: commit()'s flush does it all, as without this call
     }
-  }
+  };
+  start(flusher_, &RecordFileWriter::flush_while_asked);
   flush_asked_.notify_one();
+  if (written_through_.load(std::memory_order_relaxed) > 0) {
+    start(reader_, &RecordFileWriter::read_back_while_asked);
+    read_asked_.notify_one();
+  }
 }
 
 std::uint64_t RecordFileWriter::records_read_back() const {
@@ -114,38 +120,52 @@ std::uint64_t RecordFileWriter::records_read_back() const {
 
 void RecordFileWriter::flush_while_asked(std::stop_token stop) {
   std::uint64_t served = 0;
-  const std::span<std::uint8_t> record(read_back_buffer_);
   std::unique_lock lock(flush_mutex_);
   // Stopped, a pending request is dropped: commit() flushes everything, and an abandoned file goes.
   while (flush_asked_.wait(lock, stop, [&] { return flushes_asked_ > served; }) && !stop.stop_requested()) {
     served = flushes_asked_;
-    const std::uint64_t through = written_through_.load(std::memory_order_relaxed);
-    std::uint64_t checked = read_back_through_;
     lock.unlock();
     int result;
     do result = ::fdatasync(fd_);
     while (result != 0 && errno == EINTR);
     const int failed = result == 0 ? 0 : errno;
-    // The records the caller said are written, read back after the flush that took them to disk
-    // and checked against the checksums kept when they were written; commit() reads the rest, from
-    // the first one not found intact here (it then names the difference or the failed read).
-    try {
-      for (; checked < through && !stop.stop_requested(); ++checked) {
-        read_all(record, layout_.record_offset(checked + 1));
-        if (checksum(record) != checksums_[checked]) break;
-      }
-    } catch (...) {  // a failed read (or its message): commit() reads the record again
-    }
     lock.lock();
-    read_back_through_ = checked;
     if (failed != 0 && flush_errno_ == 0) flush_errno_ = failed;  // kept: Linux reports a writeback error once
   }
 }
 
-void RecordFileWriter::stop_flushing() {
-  if (!flusher_.joinable()) return;
-  flusher_.request_stop();
-  flusher_.join();
+// The records the caller said are written, read back as they come and checked against the
+// checksums kept when they were written, up to the first one not found intact; commit() reads the
+// rest from there (and names the difference or the failed read).
+void RecordFileWriter::read_back_while_asked(std::stop_token stop) {
+  const std::span<std::uint8_t> record(read_back_buffer_);
+  bool intact = true;
+  std::unique_lock lock(flush_mutex_);
+  const auto asked = [&] { return intact && written_through_.load(std::memory_order_relaxed) > read_back_through_; };
+  while (read_asked_.wait(lock, stop, asked) && !stop.stop_requested()) {
+    const std::uint64_t through = written_through_.load(std::memory_order_relaxed);
+    std::uint64_t checked = read_back_through_;
+    lock.unlock();
+    try {
+      for (; checked < through && intact && !stop.stop_requested(); ++checked) {
+        read_all(record, layout_.record_offset(checked + 1));
+        intact = checksum(record) == checksums_[checked];
+        if (!intact) break;
+      }
+    } catch (...) {  // a failed read (or its message)
+      intact = false;
+    }
+    lock.lock();
+    read_back_through_ = checked;
+  }
+}
+
+void RecordFileWriter::stop_background() {
+  for (std::jthread* thread : {&flusher_, &reader_}) {
+    if (!thread->joinable()) continue;
+    thread->request_stop();
+    thread->join();
+  }
 }
 
 void RecordFileWriter::read_all(std::span<std::uint8_t> bytes, std::uint64_t offset) const {
@@ -201,7 +221,7 @@ Header RecordFileWriter::commit(Header header) {
   if (done != layout_.data_records)
     throw FormatError("internal: commit after " + std::to_string(done) + " of " +
                       std::to_string(layout_.data_records) + " records");
-  stop_flushing();
+  stop_background();
   if (flush_errno_ != 0) {
     errno = flush_errno_;
     fail(destination_, "flush");

@@ -227,7 +227,7 @@ ConvertReport convert_surface(const SurfaceSource& source, const ConvertOptions&
 
   // The pipeline: each worker samples a record into its own buffer (cache-resident), checks its
   // values, checksums it and writes it at its place in the file, while the other workers sample
-  // theirs; between rows the writer's own thread flushes the rows so far to disk and reads them
+  // theirs; between rows the writer's own threads flush the rows so far to disk and read them
   // back against their checksums, so that the final flush finds most of the file there already
   // and the commit reads back only the rest beside it. The bytes of each record depend on its
   // nodes only, so the file is the same whatever the thread count or the order of the writes.

@@ -42,12 +42,12 @@ class RecordFileWriter {
   /// work. To be called from one thread (the one that commits); after commit() it does nothing.
   /// `written_through` > 0 says that records 1 .. written_through are written and will not be
   /// written again (write_record_at then refuses them; a record among them not yet written
-  /// throws): after the flush, the same thread reads them back and checks them as commit()
-  /// would, which then reads back only the records after them.
+  /// throws): another thread of the writer's reads them back meanwhile and checks them as
+  /// commit() would, which then reads back only the records after them.
   void flush_in_background(std::uint64_t written_through = 0);
 
-  /// Records 1 .. this have been read back intact by the background flushes so far (it stops
-  /// before a record that differs; commit() reads that one again and refuses the file).
+  /// Records 1 .. this have been read back intact in the background so far (it stops before a
+  /// record that differs; commit() reads that one again and refuses the file).
   std::uint64_t records_read_back() const;
 
   /// Writes the checksum table and the header, flushes, and renames the file into place. Beside
@@ -69,7 +69,8 @@ class RecordFileWriter {
   void read_all(std::span<std::uint8_t> bytes, std::uint64_t offset) const;
   void check_read_back(std::span<const std::uint8_t> table, std::span<const std::uint8_t> head) const;
   void flush_while_asked(std::stop_token stop);
-  void stop_flushing();
+  void read_back_while_asked(std::stop_token stop);
+  void stop_background();
 
   std::filesystem::path destination_;
   TemporaryFile temporary_;  // its target is the destination with links followed
@@ -82,16 +83,16 @@ class RecordFileWriter {
   double read_back_seconds_ = 0;
 
   // The background flush and read-back: requests counted under the mutex, served by flusher_
-  // (started on the first request, stopped before commit() writes the checksum table or the file
-  // is closed).
+  // and reader_ (started on the first request, stopped before commit() writes the checksum table
+  // or the file is closed).
   mutable std::mutex flush_mutex_;
-  std::condition_variable_any flush_asked_;
+  std::condition_variable_any flush_asked_, read_asked_;
   std::uint64_t flushes_asked_ = 0;
   std::atomic<std::uint64_t> written_through_{0};  // records 1 .. this are written (flush_in_background)
-  std::uint64_t read_back_through_ = 0;  // records 1 .. this were read back intact after a flush
+  std::uint64_t read_back_through_ = 0;  // records 1 .. this were read back intact
   int flush_errno_ = 0;  // the first failed background flush's errno
   std::vector<std::uint8_t> read_back_buffer_;  // one record, the background read-back's
-  std::jthread flusher_;
+  std::jthread flusher_, reader_;
 };
 
 }  // namespace surfdb

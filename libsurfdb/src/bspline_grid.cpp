@@ -17,6 +17,8 @@ constexpr int kRows = kDerivatives + 1;
 
 // d^k/dt^k N(first + j, p)(t) into ders[k * (p + 1) + j], k = 0..2 (zero above the degree), where
 // U[span] <= t < U[span + 1] and first = span - p (The NURBS Book, A2.3, with 0-based knots U).
+// Not BSplCLib::EvalBsplineBasis: it locates the span itself, the one after a knot, where a face
+// ending on the knot needs the one before it (bases()).
 void basis_derivatives(const double* U, int span, int p, double t, double* ders, std::vector<double>& work) {
   const int m = p + 1;
   work.resize(static_cast<std::size_t>(m * m + 2 * m + 2 * kRows));
@@ -109,7 +111,6 @@ std::shared_ptr<const BSplineGrid> BSplineGrid::make(const Handle(Geom_BSplineSu
     }
   }
   grid->placement_ = placement;
-  grid->placed_ = placement.Form() != gp_Identity;
   return grid;
 }
 
@@ -227,7 +228,7 @@ SurfaceD2 BSplineGrid::finish(const double (&sum)[6][4], const double (&origin)[
     d.svv = (d.svv - 2 * wv * d.sv - wvv * d.p) / w;
   }
   d.p += Eigen::Vector3d(origin[0], origin[1], origin[2]);
-  if (placed_) {
+  if (placement_.Form() != gp_Identity) {
     gp_Pnt p(d.p.x(), d.p.y(), d.p.z());
     p.Transform(placement_);
     d.p = {p.X(), p.Y(), p.Z()};

@@ -63,7 +63,6 @@ class BSplineGrid {
   std::vector<double> poles_;  // (x, y, z, w) per pole, u index outer, v inner
   bool rational_ = false;
   gp_Trsf placement_;
-  bool placed_ = false;  // placement_ is not the identity
 };
 
 }  // namespace surfdb

@@ -31,8 +31,8 @@ class SurfaceSource {
   virtual SurfaceD2 d2(double u, double v) const = 0;
   /// out[a * v.size() + b] = d2(u[a], v[b]) for a block of grid nodes, to rounding: the same
   /// nodes in the same block give the same bits. The converter asks this way, a record at a time.
-  /// B-spline CAD faces evaluate a block from basis functions computed once per grid line, several
-  /// times faster than node by node.
+  /// Non-periodic B-spline CAD faces evaluate a block from basis functions computed once per grid
+  /// line, several times faster than node by node.
   virtual void d2_block(std::span<const double> u, std::span<const double> v, std::span<SurfaceD2> out) const {
     for (std::size_t a = 0; a < u.size(); ++a) {
       for (std::size_t b = 0; b < v.size(); ++b) out[a * v.size() + b] = d2(u[a], v[b]);

@@ -106,42 +106,18 @@ Errors compare(const TopoDS_Face& face, const std::vector<double>& u, const std:
 // a quadruple one in v at 0.4 (C1 for degree 5: S_vv jumps there), poles on a wavy sheet,
 // weights when rational.
 Handle(Geom_BSplineSurface) mixed_degrees(bool rational) {
-  const double uk[] = {0, 0.7, 1.0, 2.5, 3}, vk[] = {-1, -0.2, 0.4, 2};
-  const int um[] = {3, 1, 2, 1, 3}, vm[] = {6, 1, 4, 6};
-  TColStd_Array1OfReal uknots(1, 5), vknots(1, 4);
-  TColStd_Array1OfInteger umults(1, 5), vmults(1, 4);
-  for (int k = 1; k <= 5; ++k) { uknots(k) = uk[k - 1]; umults(k) = um[k - 1]; }
-  for (int k = 1; k <= 4; ++k) { vknots(k) = vk[k - 1]; vmults(k) = vm[k - 1]; }
-  const int nu = 3 + 1 + 2 + 1 + 3 - 3, nv = 6 + 1 + 4 + 6 - 6;  // sum of multiplicities - degree - 1
-  TColgp_Array2OfPnt poles(1, nu, 1, nv);
-  TColStd_Array2OfReal weights(1, nu, 1, nv);
-  for (int i = 1; i <= nu; ++i) {
-    for (int j = 1; j <= nv; ++j) {
-      poles(i, j) = gp_Pnt(7.0 * i + std::cos(j), 5.0 * j, 3.0 * std::sin(1.7 * i) * std::cos(0.6 * j));
-      weights(i, j) = 1.0 + 0.5 * std::sin(0.9 * i + 1.1 * j) * std::sin(0.9 * i + 1.1 * j);
-    }
-  }
-  return rational ? new Geom_BSplineSurface(poles, weights, uknots, vknots, umults, vmults, 2, 5)
-                  : new Geom_BSplineSurface(poles, uknots, vknots, umults, vmults, 2, 5);
+  const auto pole = [](int i, int j) { return gp_Pnt(7.0 * i + std::cos(j), 5.0 * j, 3.0 * std::sin(1.7 * i) * std::cos(0.6 * j)); };
+  const auto weight = [](int i, int j) { return 1.0 + 0.5 * std::sin(0.9 * i + 1.1 * j) * std::sin(0.9 * i + 1.1 * j); };
+  return bspline_surface({{0, 0.7, 1.0, 2.5, 3}, {3, 1, 2, 1, 3}, 2}, {{-1, -0.2, 0.4, 2}, {6, 1, 4, 6}, 5}, pole,
+                         rational ? std::function<double(int, int)>(weight) : nullptr);
 }
 
 // Degree 1 in u (ruled: second derivative rows zero), 3 in v, a knot inside each direction.
 Handle(Geom_BSplineSurface) ruled(bool rational) {
-  TColgp_Array2OfPnt poles(1, 3, 1, 5);
-  TColStd_Array2OfReal weights(1, 3, 1, 5);
-  for (int i = 1; i <= 3; ++i) {
-    for (int j = 1; j <= 5; ++j) {
-      poles(i, j) = gp_Pnt(12.0 * i + 2.0 * std::sin(j), 9.0 * j, 4.0 * std::cos(1.3 * i + 0.8 * j));
-      weights(i, j) = 1.0 + 0.3 * std::cos(1.1 * i - 0.7 * j);
-    }
-  }
-  TColStd_Array1OfReal uknots(1, 3), vknots(1, 3);
-  TColStd_Array1OfInteger umults(1, 3), vmults(1, 3);
-  const double uk[] = {0, 0.5, 1}, vk[] = {0, 0.3, 1};
-  const int um[] = {2, 1, 2}, vm[] = {4, 1, 4};
-  for (int k = 1; k <= 3; ++k) { uknots(k) = uk[k - 1]; umults(k) = um[k - 1]; vknots(k) = vk[k - 1]; vmults(k) = vm[k - 1]; }
-  return rational ? new Geom_BSplineSurface(poles, weights, uknots, vknots, umults, vmults, 1, 3)
-                  : new Geom_BSplineSurface(poles, uknots, vknots, umults, vmults, 1, 3);
+  const auto pole = [](int i, int j) { return gp_Pnt(12.0 * i + 2.0 * std::sin(j), 9.0 * j, 4.0 * std::cos(1.3 * i + 0.8 * j)); };
+  const auto weight = [](int i, int j) { return 1.0 + 0.3 * std::cos(1.1 * i - 0.7 * j); };
+  return bspline_surface({{0, 0.5, 1}, {2, 1, 2}, 1}, {{0, 0.3, 1}, {4, 1, 4}, 3}, pole,
+                         rational ? std::function<double(int, int)>(weight) : nullptr);
 }
 
 // The face's own parameter rectangle in n + 1 steps along u and m + 1 along v, its bounds exact.
@@ -236,17 +212,10 @@ TEST_CASE("block evaluation of B-spline faces: every node as OpenCASCADE evaluat
 TEST_CASE("block evaluation: poles far from the origin cost no digits (against long double)") {
   // Degree 6 x 5 (OCC26308-Face.stp's face is 6 x 6, its knots as here in u), poles about
   // 2,000 mm from the origin over a patch of 70 x 45 mm.
-  const double uk[] = {0, 1, 2}, vk[] = {0, 0.5, 1};
-  const int um[] = {7, 4, 7}, vm[] = {6, 2, 6};
-  TColStd_Array1OfReal uknots(1, 3), vknots(1, 3);
-  TColStd_Array1OfInteger umults(1, 3), vmults(1, 3);
-  for (int k = 1; k <= 3; ++k) { uknots(k) = uk[k - 1]; umults(k) = um[k - 1]; vknots(k) = vk[k - 1]; vmults(k) = vm[k - 1]; }
-  const int nu = 7 + 4 + 7 - 6 - 1, nv = 6 + 2 + 6 - 5 - 1;
-  TColgp_Array2OfPnt poles(1, nu, 1, nv);
-  for (int i = 1; i <= nu; ++i)
-    for (int j = 1; j <= nv; ++j)
-      poles(i, j) = gp_Pnt(2000.0 + 7.0 * i + std::cos(j), -1500.0 + 5.0 * j, 300.0 + 3.0 * std::sin(1.7 * i) * std::cos(0.6 * j));
-  const Handle(Geom_BSplineSurface) surface = new Geom_BSplineSurface(poles, uknots, vknots, umults, vmults, 6, 5);
+  const Handle(Geom_BSplineSurface) surface =
+      bspline_surface({{0, 1, 2}, {7, 4, 7}, 6}, {{0, 0.5, 1}, {6, 2, 6}, 5}, [](int i, int j) {
+        return gp_Pnt(2000.0 + 7.0 * i + std::cos(j), -1500.0 + 5.0 * j, 300.0 + 3.0 * std::sin(1.7 * i) * std::cos(0.6 * j));
+      });
   const TopoDS_Face face = natural_face(surface);
   const BRepAdaptor_Surface adaptor(face, true);
   const auto grid = BSplineGrid::make(surface, adaptor.Trsf(), face_bounds(face, adaptor));

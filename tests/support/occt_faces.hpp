@@ -19,27 +19,54 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 namespace surfdb::test {
 
-/// 6 x 5 poles, degree 3 x 3, u in [0, 3], v in [0, 1], a wavy sheet about 60 x 40 mm.
-inline Handle(Geom_BSplineSurface) make_bspline(bool rational) {
-  TColgp_Array2OfPnt poles(1, 6, 1, 5);
-  TColStd_Array2OfReal weights(1, 6, 1, 5);
-  for (int i = 1; i <= 6; ++i) {
-    for (int j = 1; j <= 5; ++j) {
-      poles(i, j) = gp_Pnt(10.0 * i, 8.0 * j + 0.5 * i, 4.0 * std::sin(i) * std::cos(0.9 * j));
-      weights(i, j) = rational ? 1.0 + 0.4 * std::sin(1.3 * i + 0.7 * j) : 1.0;
+/// One direction of a B-spline surface: its distinct knots, their multiplicities and the degree.
+struct KnotVector {
+  std::vector<double> knots;
+  std::vector<int> mults;
+  int degree;
+  int poles() const { return std::accumulate(mults.begin(), mults.end(), 0) - degree - 1; }
+};
+
+/// The surface with poles pole(i, j) and, when `weight` is given, weights weight(i, j) (from 1).
+inline Handle(Geom_BSplineSurface) bspline_surface(const KnotVector& u, const KnotVector& v,
+                                                  const std::function<gp_Pnt(int, int)>& pole,
+                                                  const std::function<double(int, int)>& weight = {}) {
+  TColgp_Array2OfPnt poles(1, u.poles(), 1, v.poles());
+  TColStd_Array2OfReal weights(1, u.poles(), 1, v.poles());
+  for (int i = 1; i <= u.poles(); ++i) {
+    for (int j = 1; j <= v.poles(); ++j) {
+      poles(i, j) = pole(i, j);
+      weights(i, j) = weight ? weight(i, j) : 1.0;
     }
   }
-  TColStd_Array1OfReal uknots(1, 4), vknots(1, 3);
-  TColStd_Array1OfInteger umults(1, 4), vmults(1, 3);
-  const double uk[] = {0, 1, 2, 3}, vk[] = {0, 0.5, 1};
-  const int um[] = {4, 1, 1, 4}, vm[] = {4, 1, 4};
-  for (int k = 1; k <= 4; ++k) { uknots(k) = uk[k - 1]; umults(k) = um[k - 1]; }
-  for (int k = 1; k <= 3; ++k) { vknots(k) = vk[k - 1]; vmults(k) = vm[k - 1]; }
-  return rational ? new Geom_BSplineSurface(poles, weights, uknots, vknots, umults, vmults, 3, 3)
-                  : new Geom_BSplineSurface(poles, uknots, vknots, umults, vmults, 3, 3);
+  const auto arrays = [](const KnotVector& d) {
+    const int n = static_cast<int>(d.knots.size());
+    std::pair<TColStd_Array1OfReal, TColStd_Array1OfInteger> a{TColStd_Array1OfReal(1, n), TColStd_Array1OfInteger(1, n)};
+    for (int k = 1; k <= n; ++k) {
+      a.first(k) = d.knots[k - 1];
+      a.second(k) = d.mults[k - 1];
+    }
+    return a;
+  };
+  const auto [uknots, umults] = arrays(u);
+  const auto [vknots, vmults] = arrays(v);
+  return weight ? new Geom_BSplineSurface(poles, weights, uknots, vknots, umults, vmults, u.degree, v.degree)
+                : new Geom_BSplineSurface(poles, uknots, vknots, umults, vmults, u.degree, v.degree);
+}
+
+/// 6 x 5 poles, degree 3 x 3, u in [0, 3], v in [0, 1], a wavy sheet about 60 x 40 mm.
+inline Handle(Geom_BSplineSurface) make_bspline(bool rational) {
+  const auto pole = [](int i, int j) { return gp_Pnt(10.0 * i, 8.0 * j + 0.5 * i, 4.0 * std::sin(i) * std::cos(0.9 * j)); };
+  const auto weight = [](int i, int j) { return 1.0 + 0.4 * std::sin(1.3 * i + 0.7 * j); };
+  return bspline_surface({{0, 1, 2, 3}, {4, 1, 1, 4}, 3}, {{0, 0.5, 1}, {4, 1, 4}, 3}, pole,
+                         rational ? std::function<double(int, int)>(weight) : nullptr);
 }
 
 inline TopoDS_Face natural_face(const Handle(Geom_Surface)& s) {

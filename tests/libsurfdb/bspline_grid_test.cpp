@@ -285,6 +285,7 @@ TEST_CASE("block evaluation of the B-spline faces of real parts, as the converte
   const char* files[] = {"BIGES.igs", "xr1-tu-plt.stp", "trj1_t4m-pe.stp", "OCC26308-Face.stp",
                          "PRO20359-L10.igs", "PRO20360-T4.igs", "bug23591_VZ-387.igs"};
   int faces = 0, by_blocks = 0;  // faces, and those whose block evaluation is not OpenCASCADE's bits
+  int judged = 0;                 // faces where the two differ beyond rounding, judged against long double
   double worst = 0;
   for (const char* file : files) {
     const CadModel model = CadModel::load(kCadDir / file);
@@ -312,19 +313,26 @@ TEST_CASE("block evaluation of the B-spline faces of real parts, as the converte
       }
       const Errors e = compare(face, u, v, block);
       for (double x : e.field) CHECK(x < 1e-12);
-      if (name == "OCC26308-Face.stp") {
-        // Degree 6 x 6, up to 2,000 mm from the origin: which of the two evaluations is off, on a
-        // 7 x 7 grid against long double (the recursion is slow at degree 6).
+      const Geom_BSplineSurface& spline = *adaptor.Surface().BSpline();
+      if (e.worst() > 1.5e-14 && !spline.IsURational() && !spline.IsVRational()) {
+        // Where the two differ by more than rounding (degrees 5 and 6, up to 2,000 mm from the
+        // origin): which one is off, on a 7 x 7 grid against long double (the recursion is slow
+        // at these degrees).
         REQUIRE(adaptor.Trsf().Form() == gp_Identity);
         const std::vector<double> u7 = params(b.u0, b.u1, 6), v7 = params(b.v0, b.v1, 6);
         std::vector<SurfaceD2> ours(u7.size() * v7.size()), occt(ours.size());
         source->d2_block(u7, v7, ours);
         for (std::size_t k = 0; k < ours.size(); ++k) occt[k] = source->d2(u7[k / v7.size()], v7[k % v7.size()]);
-        const Errors mine = against_long_double(*adaptor.Surface().BSpline(), u7, v7, ours);
-        const Errors theirs = against_long_double(*adaptor.Surface().BSpline(), u7, v7, occt);
-        MESSAGE("OCC26308 against long double: block evaluation " << mine.worst() << ", OpenCASCADE " << theirs.worst());
-        CHECK(mine.worst() < 1e-14);
+        const Errors mine = against_long_double(spline, u7, v7, ours);
+        const Errors theirs = against_long_double(spline, u7, v7, occt);
+        MESSAGE(name << " against long double: block evaluation " << mine.worst() << ", OpenCASCADE "
+                     << theirs.worst());
+        // Measured: OCC26308-Face.stp (6 x 6) 6.8e-15 against OpenCASCADE's 5.3e-13,
+        // PRO20359-L10.igs (5 x 5) 1.8e-14 against 4.9e-14, PRO20360-T4.igs (5 x 5) 5.3e-14 against
+        // 2.2e-13. Bound 1e-13, and closer than OpenCASCADE.
+        CHECK(mine.worst() < 1e-13);
         CHECK(mine.worst() < theirs.worst());
+        ++judged;
       }
       worst = std::max(worst, e.worst());
       ++faces;
@@ -338,10 +346,11 @@ TEST_CASE("block evaluation of the B-spline faces of real parts, as the converte
     }
   }
   MESSAGE(faces << " B-spline faces, " << by_blocks << " evaluated by blocks, worst relative difference " << worst);
-  // Measured 5.5e-13, S_vv of OCC26308-Face.stp's degree-6 face, where it is OpenCASCADE's
-  // rounding: against long double the block evaluation is off by 6.8e-15 of its scale there and
-  // OpenCASCADE by 5.3e-13 (the check above); 1e-14 or less on the other faces. Bound 1e-12.
-  // None of the 32 is periodic: all are evaluated by blocks.
+  // Measured at most 9.1e-15 on 28 faces, 2.0e-14 on bug23591_VZ-387.igs (rational 1 x 2), and
+  // 5.7e-14, 2.3e-13 and 5.5e-13 on the three faces of degree 5 and 6, where OpenCASCADE is the
+  // one further off (the check above). Bound 1e-12. None of the 32 is periodic: all are
+  // evaluated by blocks.
   CHECK(faces == 32);
   CHECK(by_blocks == faces);
+  CHECK(judged == 3);
 }

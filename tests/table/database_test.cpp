@@ -195,3 +195,51 @@ TEST_CASE("flags at the ends of the range and every reserved bit are accepted") 
   });
   CHECK(Database::open(dir / "g.sdb")->first_damaged_record() == 0);
 }
+
+// catches: padding nodes counted (the last records' padding holds flags 0, which would clear
+// `all`); `all` and `any` swapped; only the record's first node or first row looked at; the flags
+// combined only for records read through the mapping, or only for records copied by read calls.
+TEST_CASE("a record's combined flags are those of its grid nodes, its padding left out") {
+  test::TempDir dir;
+  const Header h = test_header(8);  // 30 x 20 nodes in 7 x 6 records: the last row and column padded
+  const RecordLayout& l = h.layout;
+  const auto real = [&](std::uint64_t k, std::uint64_t slot) {
+    const RecordIndex t = l.record_index(k);
+    return t.ti * 7 + slot / 6 < 30 && t.tj * 6 + slot % 6 < 20;
+  };
+  // Record 1 all valid; 2 valid and degenerate; 3 one invalid node in its last slot; 4 one node
+  // with a reserved bit; the others valid, padding 0 (records 5, 10, 15 and 16 to 20 are padded).
+  const auto flags = [&](std::uint64_t k, std::uint64_t slot) -> double {
+    if (!real(k, slot)) return 0;
+    if (k == 2) return 3;
+    if (k == 3 && slot == 41) return 0;
+    if (k == 4 && slot == 13) return 5;  // record 4 holds 2 grid columns: slot 13 is node (2, 19)
+    return 1;
+  };
+  write_table(dir / "c.sdb", h, [&](std::uint64_t k, std::uint64_t slot, int c) {
+    return c == kFlagsColumn ? flags(k, slot) : 0.5;
+  });
+  const auto mapped = Database::open(dir / "c.sdb"), copied = Database::open(dir / "c.sdb");
+  std::vector<std::uint8_t> buffer(l.record_bytes);
+  for (std::uint64_t k = 1; k <= l.data_records; ++k) {
+    CAPTURE(k);
+    mapped->record(k);
+    copied->read_record(k, buffer.data());
+    std::uint32_t all = ~0u, any = 0;  // over the grid nodes, from the generator
+    for (std::uint64_t slot = 0; slot < l.points_per_record(); ++slot)
+      if (real(k, slot)) {
+        all &= static_cast<std::uint32_t>(flags(k, slot));
+        any |= static_cast<std::uint32_t>(flags(k, slot));
+      }
+    for (const auto& db : {mapped, copied}) {
+      CHECK(db->record_flags(k).all == all);
+      CHECK(db->record_flags(k).any == any);
+    }
+  }
+  CHECK(mapped->record_flags(2).all == 3);
+  CHECK(mapped->record_flags(3).all == 0);
+  CHECK(mapped->record_flags(3).any == 1);
+  CHECK(mapped->record_flags(4).all == 1);
+  CHECK(mapped->record_flags(4).any == 5);
+  CHECK(mapped->record_flags(20).all == 1);  // 2 x 2 grid nodes, 38 padding slots
+}

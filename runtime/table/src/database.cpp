@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "surfdb/formats/checksum.hpp"
+#include "surfdb/formats/columns.hpp"
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/integrity.hpp"
+#include "surfdb/formats/scalar.hpp"
 #include "surfdb/table/node_tree.hpp"
 
 namespace surfdb {
@@ -36,6 +38,8 @@ struct Database::Impl {
   Header header;
   std::vector<std::uint64_t> checksums;  // the checksum table, copied once its hash is checked
   std::unique_ptr<std::atomic<std::uint8_t>[]> states;  // one RecordState per data record
+  std::unique_ptr<std::atomic<std::uint64_t>[]> flags;  // RecordFlags per data record: all | any << 32
+  int flags_column = -1;  // the flags column's offset in a node, -1 without one
   std::vector<GridLine> u_lines, v_lines;
   mutable std::once_flag tree_once;
   mutable std::shared_ptr<const NodeTree> tree;
@@ -44,8 +48,31 @@ struct Database::Impl {
   // whole number in [0, 2^32), so that the casts of flags to std::uint32_t downstream
   // (interp_bilinear.cpp, node_tree.cpp) are defined for every record they are given.
   // `record` holds data record `number`'s bytes, from the mapping or read into a buffer.
+  // An intact record's flags are combined here, before its state is published.
   bool check(std::uint64_t number, std::span<const std::uint8_t> record) const {
-    return checksum(record) == checksums[number - 1] && record_values_usable(record, header);
+    if (checksum(record) != checksums[number - 1] || !record_values_usable(record, header)) return false;
+    flags[number - 1].store(combined_flags(number, record.data()), std::memory_order_relaxed);
+    return true;
+  }
+
+  // RecordFlags over the record's grid nodes, packed all | any << 32. Padding nodes lie outside
+  // every cell, so they are left out.
+  std::uint64_t combined_flags(std::uint64_t number, const std::uint8_t* record) const {
+    const RecordLayout& l = header.layout;
+    if (flags_column < 0) return point_flags::valid | std::uint64_t{point_flags::valid} << 32;
+    const RecordIndex tile = l.record_index(number);
+    const std::uint64_t rows = std::min<std::uint64_t>(l.u_record_points, l.u_points - tile.ti * l.u_record_points);
+    const std::uint64_t cols = std::min<std::uint64_t>(l.v_record_points, l.v_points - tile.tj * l.v_record_points);
+    const std::uint64_t node_bytes = std::uint64_t{l.column_count} * l.scalar_bytes;
+    std::uint32_t all = ~0u, any = 0;
+    for (std::uint64_t li = 0; li < rows; ++li)
+      for (std::uint64_t lj = 0; lj < cols; ++lj) {
+        // Whole numbers in [0, 2^32): record_values_usable() has checked them.
+        const auto f = static_cast<std::uint32_t>(load_scalar(record + l.slot(li, lj) * node_bytes, l.scalar_bytes, flags_column));
+        all &= f;
+        any |= f;
+      }
+    return all | std::uint64_t{any} << 32;
   }
 
   // The record's state, found by `check_now` (returning true when intact) on its first use.
@@ -108,6 +135,8 @@ std::shared_ptr<const Database> Database::open(const std::filesystem::path& path
   d.checksums.resize(l.data_records);  // little-endian u64, in the file as in memory (header.cpp)
   std::memcpy(d.checksums.data(), d.bytes.data() + l.checksum_table_offset(), l.data_records * sizeof(std::uint64_t));
   d.states = std::make_unique<std::atomic<std::uint8_t>[]>(l.data_records);
+  d.flags = std::make_unique<std::atomic<std::uint64_t>[]>(l.data_records);
+  d.flags_column = column_offset(d.header, Column::flags);
   // Sizes bounded by the file's length, which the header was checked against.
   for (std::uint64_t i = 0; i < l.u_points; ++i)
     d.u_lines.push_back({static_cast<std::uint32_t>(i / l.u_record_points), static_cast<std::uint32_t>(i % l.u_record_points)});
@@ -132,6 +161,11 @@ void Database::read_record(std::uint64_t number, std::uint8_t* out) const {
   const std::span<std::uint8_t> copied(out, l.record_bytes);
   copy(l.record_offset(number), copied);
   if (impl_->state(number, [&] { return impl_->check(number, copied); }) != intact) throw impl_->damaged_error(number);
+}
+
+RecordFlags Database::record_flags(std::uint64_t number) const {
+  const std::uint64_t packed = impl_->flags[number - 1].load(std::memory_order_relaxed);
+  return {static_cast<std::uint32_t>(packed), static_cast<std::uint32_t>(packed >> 32)};
 }
 
 // Records are independent and their states atomic, so the check is shared among the cores, each

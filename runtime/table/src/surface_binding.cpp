@@ -91,14 +91,14 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
 }
 
 // Inlined into load_cell, like prefetch_node: called four times per cell entered.
-[[gnu::always_inline]] inline void SurfaceBinding::gather(const std::uint8_t* at, double* v, Reach reach) const {
+[[gnu::always_inline]] inline void SurfaceBinding::gather(const std::uint8_t* at, double* v, Reach reach, bool flags) const {
   if (standard_layout_) [[likely]] {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
     if (reach == Reach::frame) {
       std::memcpy(v, at + 8 * 2, 9 * 8);
       std::memcpy(v + kK1, at + 8 * 16, 3 * 8);
     } else {
       std::memcpy(v, at + 8 * 2, 6 * 8);
-      std::memcpy(v + kFlags, at + 8 * 18, 8);
+      if (flags) std::memcpy(v + kFlags, at + 8 * 18, 8);
     }
     return;
   }
@@ -117,7 +117,7 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   return (std::uint64_t{u_lines_[i].local} * v_record_points_ + v_lines_[j].local) * node_bytes_;
 }
 
-[[gnu::always_inline]] inline void SurfaceBinding::prefetch_node(const std::uint8_t* node, Reach reach) const {
+[[gnu::always_inline]] inline void SurfaceBinding::prefetch_node(const std::uint8_t* node, Reach reach, bool flags) const {
   if (standard_layout_) [[likely]] {  // the cache lines of the runs gather() copies
     __builtin_prefetch(node + 8 * 2);
     if (reach == Reach::frame) {
@@ -126,7 +126,7 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
     } else {
       __builtin_prefetch(node + 8 * 8 - 1);
     }
-    __builtin_prefetch(node + 8 * 19 - 1);
+    if (flags || reach == Reach::frame) __builtin_prefetch(node + 8 * 19 - 1);
     return;
   }
   const std::uint8_t* last = node + node_bytes_ - 1;
@@ -162,18 +162,25 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
       node[k] = window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
     }
   }
-  for (const std::uint8_t* at : node) prefetch_node(at, reach);  // the misses in flight at once
-  for (int k = 0; k < 4; ++k) gather(node[k], cell_.corners[k], reach);
+  // The corners' flags, unless their record's nodes all carry the same (the node's last cache line).
+  const bool flags = !(one_record && reach == Reach::point_normal && flags_uniform({line_u.tile, line_v.tile}));
+  for (const std::uint8_t* at : node) prefetch_node(at, reach, flags);  // the misses in flight at once
+  for (int k = 0; k < 4; ++k) gather(node[k], cell_.corners[k], reach, flags);
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   interp_detail::set_coefficients(cell_, kX, kTx);
   if (reach == Reach::frame) interp_detail::set_coefficients(cell_, kTx, kFlags);
-  interp_detail::set_flags(cell_);
+  if (flags) {
+    interp_detail::set_flags(cell_);
+  } else {
+    cell_.flags_all = record_flags_.all;
+    cell_.flags_any = record_flags_.any;
+  }
   // A path goes on into a neighbour ahead: along u or along v, the way it last moved along each.
   // Fetch the corners either would read.
   if (from_neighbour) {
     if (step_u != 0) heading_u_ = static_cast<std::int8_t>(step_u);
     else heading_v_ = static_cast<std::int8_t>(step_v);
-    if (one_record) prefetch_ahead(node[0], line_u.local, line_v.local, reach);
+    if (one_record) prefetch_ahead(node[0], line_u.local, line_v.local, reach, flags);
   }
   cell_i_ = i0;
   cell_j_ = j0;
@@ -184,13 +191,14 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   cell_reach_ = reach;
 }
 
-void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach) const {
+void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach,
+                                    bool flags) const {
   // The neighbours ahead along u and along v each read two corners this cell does not have; they
   // are fetched when they lie in the record of `first`, node (li, lj) of it and corner 0 here.
   const auto fetch_pair = [&](std::int64_t ki, std::int64_t kj, std::uint64_t apart) {
     const std::uint8_t* node = first + ki * static_cast<std::int64_t>(row_bytes_) + kj * static_cast<std::int64_t>(node_bytes_);
-    prefetch_node(node, reach);
-    prefetch_node(node + apart, reach);
+    prefetch_node(node, reach, flags);
+    prefetch_node(node + apart, reach, flags);
   };
   if (heading_v_ == 1 && lj + 2 < v_record_points_) fetch_pair(0, 2, row_bytes_);         // (i, j+2), (i+1, j+2)
   if (heading_v_ == -1 && lj >= 1) fetch_pair(0, -1, row_bytes_);                        // (i, j-1), (i+1, j-1)
@@ -271,10 +279,21 @@ void SurfaceBinding::prefetch(double u, double v, Reach reach) const {
   // The corners in this record: all four unless the cell straddles records.
   const std::uint8_t* first = record + node_offset(hu.cell, hv.cell);
   const bool next_u = line_u.local + 1 < u_record_points_, next_v = line_v.local + 1 < v_record_points_;
-  prefetch_node(first, reach);
-  if (next_u) prefetch_node(first + row_bytes_, reach);
-  if (next_v) prefetch_node(first + node_bytes_, reach);
-  if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_, reach);
+  // The flags as load_cell() will read them: not from a cell inside a record of uniform flags.
+  const bool flags = !(next_u && next_v && reach == Reach::point_normal && flags_uniform({line_u.tile, line_v.tile}));
+  prefetch_node(first, reach, flags);
+  if (next_u) prefetch_node(first + row_bytes_, reach, flags);
+  if (next_v) prefetch_node(first + node_bytes_, reach, flags);
+  if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_, reach, flags);
+}
+
+bool SurfaceBinding::flags_uniform(RecordIndex tile) const {
+  const std::uint64_t number = db_->layout().record_number(tile);
+  if (number != flags_record_) {
+    record_flags_ = db_->record_flags(number);
+    flags_record_ = number;
+  }
+  return record_flags_.all == record_flags_.any;
 }
 
 template <class Answer, class Query>

@@ -14,6 +14,12 @@ namespace surfdb {
 
 class NodeTree;
 
+/// The point_flags (columns.hpp) of a record's nodes, combined; Database::record_flags.
+struct RecordFlags {
+  std::uint32_t all = 0;  // set at every node
+  std::uint32_t any = 0;  // set at some node
+};
+
 /// Where a grid line lies in the records: its record row (or column) and its place in the record.
 struct GridLine {
   std::uint32_t tile = 0;
@@ -47,6 +53,13 @@ class Database {
   /// copy changes no page table entry, where a copy through the mapping costs page faults and a
   /// release (each a trip through the page tables; on some virtual machines tens of microseconds).
   void read_record(std::uint64_t number, std::uint8_t* out) const;
+
+  /// The flags of data record `number`'s grid nodes (its padding left out), combined: the bits
+  /// set at every node (`all`) and at some node (`any`). Found when the record is checked, so
+  /// defined once record() or read_record() has returned it; {valid, valid} without a flags
+  /// column. A record whose nodes all carry the same flags (`all == any`, most records) gives
+  /// every cell inside it those flags without reading the nodes' flags column.
+  RecordFlags record_flags(std::uint64_t number) const;
 
   /// Number of the first damaged data record after checking all of them, 0 when all are intact.
   /// Large tables are checked on all cores (threads of this call, joined before it returns). The

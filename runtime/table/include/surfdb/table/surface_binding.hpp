@@ -80,14 +80,20 @@ class SurfaceBinding {
   /// Otherwise: locates (u,v), moves the window by `policy` and loads the cell's corners as far
   /// as `reach` (again when the same cell holds less).
   CellHit enter_cell(double u, double v, WindowPolicy policy, Reach reach);
-  void gather(const std::uint8_t* node, double* values, Reach reach) const;
+  /// Copies a node's values as far as `reach`; its flags too unless `flags` is false, which
+  /// point_normal cells in a record of uniform flags (flags_uniform) leave out.
+  void gather(const std::uint8_t* node, double* values, Reach reach, bool flags) const;
   void gather_any_layout(const std::uint8_t* node, double* values) const;
   void load_cell(std::uint64_t i, std::uint64_t j, Reach reach);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
-  void prefetch_node(const std::uint8_t* node, Reach reach) const;
+  void prefetch_node(const std::uint8_t* node, Reach reach, bool flags) const;
   /// Prefetches the corners the cells ahead (heading_u_, heading_v_) add to this one's, when they
   /// lie in the record of `first` (this cell's corner 0, node (li, lj) of that record).
-  void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach) const;
+  void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach, bool flags) const;
+  /// True when every grid node of the record (checked already) carries the same flags, which
+  /// record_flags_ then holds: a point_normal cell inside it needs no flags column, and its
+  /// nodes' last cache line is then not read (Database::record_flags).
+  bool flags_uniform(RecordIndex tile) const;
   /// prefetch() for a query that loads its cell as far as `reach`.
   void prefetch(double u, double v, Reach reach) const;
   template <class Answer, class Query>
@@ -116,6 +122,9 @@ class SurfaceBinding {
   std::int8_t heading_u_ = 0, heading_v_ = 0;
   // The cell prefetch() hinted last (as doubles, NaN for none): a hint's memo, not an answer's.
   mutable double hinted_fu_ = std::numeric_limits<double>::quiet_NaN(), hinted_fv_ = hinted_fu_;
+  // flags_uniform()'s last record (its number, 0 for none) and that record's combined flags.
+  mutable std::uint64_t flags_record_ = 0;
+  mutable RecordFlags record_flags_{};
   // The last answer and where it was asked: a Newton solver starts each solve where the last one
   // ended. NaN until a query has succeeded.
   SurfacePoint last_{};

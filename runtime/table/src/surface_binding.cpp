@@ -28,7 +28,7 @@ struct AxisHit {
 };
 
 template <class Axis>
-AxisHit locate(double x, const Axis& axis) {
+[[gnu::always_inline]] inline AxisHit locate(double x, const Axis& axis) {
   bool outside = false;
   if (!(x >= axis.lo && x <= axis.hi)) [[unlikely]] {  // the common case skips all of this, NaN does not
     if (!std::isfinite(x)) {
@@ -85,6 +85,7 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
   node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
   u_record_points_ = l.u_record_points;
   v_record_points_ = l.v_record_points;
+  v_records_ = l.v_records;
   row_bytes_ = v_record_points_ * node_bytes_;
   u_lines_ = db_->u_lines();
   v_lines_ = db_->v_lines();
@@ -136,8 +137,11 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
 }
 
 // Inlined into enter_cell, its only caller.
-[[gnu::always_inline]] inline void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0, Reach reach) {
-  if (!standard_layout_) reach = Reach::frame;  // gather_any_layout reads every value
+template <SurfaceBinding::Reach reach>
+[[gnu::always_inline]] inline void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
+  if constexpr (reach == Reach::point_normal) {
+    if (!standard_layout_) [[unlikely]] return load_cell<Reach::frame>(i0, j0);  // gather_any_layout reads every value
+  }
   // The move from the last cell along each axis; a neighbour's is 1 or -1 along one of them.
   const auto step_u = static_cast<std::int64_t>(i0 - cell_i_), step_v = static_cast<std::int64_t>(j0 - cell_j_);
   const bool from_neighbour = cell_i_ != ~std::uint64_t{0} && std::abs(step_u) + std::abs(step_v) == 1;
@@ -191,7 +195,7 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   cell_reach_ = reach;
 }
 
-void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach,
+[[gnu::always_inline]] inline void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach,
                                     bool flags) const {
   // The neighbours ahead along u and along v each read two corners this cell does not have; they
   // are fetched when they lie in the record of `first`, node (li, lj) of it and corner 0 here.
@@ -216,11 +220,12 @@ inline bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy
   return true;
 }
 
-SurfaceBinding::CellHit SurfaceBinding::enter_cell(double u, double v, WindowPolicy policy, Reach reach) {
+template <SurfaceBinding::Reach reach>
+SurfaceBinding::CellHit SurfaceBinding::enter_cell(double u, double v, WindowPolicy policy) {
   const AxisHit hu = locate(u, u_axis_);
   const AxisHit hv = locate(v, v_axis_);
   if (policy == WindowPolicy::follow || !window_.placed()) window_.follow({u_lines_[hu.cell].tile, v_lines_[hv.cell].tile});
-  if (hu.cell != cell_i_ || hv.cell != cell_j_ || reach > cell_reach_) load_cell(hu.cell, hv.cell, reach);
+  if (hu.cell != cell_i_ || hv.cell != cell_j_ || reach > cell_reach_) load_cell<reach>(hu.cell, hv.cell);
   const bool outside = hu.outside || hv.outside;
   return {hu.local, hv.local, hu.param, hv.param, outside ? QueryStatus::outside_domain : cell_status_};
 }
@@ -234,7 +239,7 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
   SurfacePoint& out = last_;
   CellHit hit{0, 0, u, v, cell_status_};
   if (cell_reach_ != Reach::frame || !in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]]
-    hit = enter_cell(u, v, policy, Reach::frame);
+    hit = enter_cell<Reach::frame>(u, v, policy);
   out.u = hit.u;
   out.v = hit.v;
   // The bilinear mode inline (the same operations as interpolate_bilinear's, interp_bilinear_inline.hpp).
@@ -251,7 +256,7 @@ SurfacePoint SurfaceBinding::query(double u, double v, WindowPolicy policy) {
 SurfaceD1 SurfaceBinding::query_d1(double u, double v, WindowPolicy policy) {
   last_u_ = std::numeric_limits<double>::quiet_NaN();  // the memo is of full answers in the current cell
   CellHit hit{0, 0, u, v, cell_status_};
-  if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell(u, v, policy, Reach::point_normal);
+  if (!in_last_cell(u, v, policy, hit.a, hit.b)) [[unlikely]] hit = enter_cell<Reach::point_normal>(u, v, policy);
   SurfaceD1 out;
   out.u = hit.u;
   out.v = hit.v;
@@ -288,7 +293,7 @@ void SurfaceBinding::prefetch(double u, double v, Reach reach) const {
 }
 
 bool SurfaceBinding::flags_uniform(RecordIndex tile) const {
-  const std::uint64_t number = db_->layout().record_number(tile);
+  const std::uint64_t number = 1 + tile.ti * v_records_ + tile.tj;  // RecordLayout::record_number
   if (number != flags_record_) {
     record_flags_ = db_->record_flags(number);
     flags_record_ = number;

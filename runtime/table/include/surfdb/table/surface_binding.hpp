@@ -79,12 +79,14 @@ class SurfaceBinding {
   bool in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b);
   /// Otherwise: locates (u,v), moves the window by `policy` and loads the cell's corners as far
   /// as `reach` (again when the same cell holds less).
-  CellHit enter_cell(double u, double v, WindowPolicy policy, Reach reach);
+  template <Reach reach>
+  CellHit enter_cell(double u, double v, WindowPolicy policy);
   /// Copies a node's values as far as `reach`; its flags too unless `flags` is false, which
   /// point_normal cells in a record of uniform flags (flags_uniform) leave out.
   void gather(const std::uint8_t* node, double* values, Reach reach, bool flags) const;
   void gather_any_layout(const std::uint8_t* node, double* values) const;
-  void load_cell(std::uint64_t i, std::uint64_t j, Reach reach);
+  template <Reach reach>
+  void load_cell(std::uint64_t i, std::uint64_t j);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
   void prefetch_node(const std::uint8_t* node, Reach reach, bool flags) const;
   /// Prefetches the corners the cells ahead (heading_u_, heading_v_) add to this one's, when they
@@ -108,7 +110,7 @@ class SurfaceBinding {
   bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
   Axis u_axis_, v_axis_;
   std::span<const GridLine> u_lines_, v_lines_;  // the database's
-  std::uint64_t node_bytes_ = 0, u_record_points_ = 0, v_record_points_ = 0;
+  std::uint64_t node_bytes_ = 0, u_record_points_ = 0, v_record_points_ = 0, v_records_ = 0;
   std::uint64_t row_bytes_ = 0;  // from node (i, j) to (i + 1, j) in one record
   // The last cell: a smooth path stays in one cell for several queries.
   BilinearCell cell_{};

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -142,9 +141,6 @@ template <SurfaceBinding::Reach reach>
   if constexpr (reach == Reach::point_normal) {
     if (!standard_layout_) [[unlikely]] return load_cell<Reach::frame>(i0, j0);  // gather_any_layout reads every value
   }
-  // The move from the last cell along each axis; a neighbour's is 1 or -1 along one of them.
-  const auto step_u = static_cast<std::int64_t>(i0 - cell_i_), step_v = static_cast<std::int64_t>(j0 - cell_j_);
-  const bool from_neighbour = cell_i_ != ~std::uint64_t{0} && std::abs(step_u) + std::abs(step_v) == 1;
   cell_i_ = ~std::uint64_t{0};  // no stale cell if a damaged record throws below
   cell_fu_ = cell_fv_ = std::numeric_limits<double>::quiet_NaN();
   // Corner k is node (i0 + k % 2, j0 + k / 2). A cell inside one record (all but those on a
@@ -179,13 +175,6 @@ template <SurfaceBinding::Reach reach>
     cell_.flags_all = record_flags_.all;
     cell_.flags_any = record_flags_.any;
   }
-  // A path goes on into a neighbour ahead: along u or along v, the way it last moved along each.
-  // Fetch the corners either would read.
-  if (from_neighbour) {
-    if (step_u != 0) heading_u_ = static_cast<std::int8_t>(step_u);
-    else heading_v_ = static_cast<std::int8_t>(step_v);
-    if (one_record) prefetch_ahead(node[0], line_u.local, line_v.local, reach, flags);
-  }
   cell_i_ = i0;
   cell_j_ = j0;
   cell_fu_ = static_cast<double>(i0);
@@ -193,21 +182,6 @@ template <SurfaceBinding::Reach reach>
   cell_record_ = {line_u.tile, line_v.tile};
   cell_status_ = cell_.flags_all & point_flags::valid ? QueryStatus::valid : QueryStatus::invalid_cell;
   cell_reach_ = reach;
-}
-
-[[gnu::always_inline]] inline void SurfaceBinding::prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach,
-                                    bool flags) const {
-  // The neighbours ahead along u and along v each read two corners this cell does not have; they
-  // are fetched when they lie in the record of `first`, node (li, lj) of it and corner 0 here.
-  const auto fetch_pair = [&](std::int64_t ki, std::int64_t kj, std::uint64_t apart) {
-    const std::uint8_t* node = first + ki * static_cast<std::int64_t>(row_bytes_) + kj * static_cast<std::int64_t>(node_bytes_);
-    prefetch_node(node, reach, flags);
-    prefetch_node(node + apart, reach, flags);
-  };
-  if (heading_v_ == 1 && lj + 2 < v_record_points_) fetch_pair(0, 2, row_bytes_);         // (i, j+2), (i+1, j+2)
-  if (heading_v_ == -1 && lj >= 1) fetch_pair(0, -1, row_bytes_);                        // (i, j-1), (i+1, j-1)
-  if (heading_u_ == 1 && li + 2 < u_record_points_) fetch_pair(2, 0, node_bytes_);       // (i+2, j), (i+2, j+1)
-  if (heading_u_ == -1 && li >= 1) fetch_pair(-1, 0, node_bytes_);                       // (i-1, j), (i-1, j+1)
 }
 
 inline bool SurfaceBinding::in_last_cell(double u, double v, WindowPolicy policy, double& a, double& b) {

@@ -89,9 +89,6 @@ class SurfaceBinding {
   void load_cell(std::uint64_t i, std::uint64_t j);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
   void prefetch_node(const std::uint8_t* node, Reach reach, bool flags) const;
-  /// Prefetches the corners the cells ahead (heading_u_, heading_v_) add to this one's, when they
-  /// lie in the record of `first` (this cell's corner 0, node (li, lj) of that record).
-  void prefetch_ahead(const std::uint8_t* first, std::uint64_t li, std::uint64_t lj, Reach reach, bool flags) const;
   /// True when every grid node of the record (checked already) carries the same flags, which
   /// record_flags_ then holds: a point_normal cell inside it needs no flags column, and its
   /// nodes' last cache line is then not read (Database::record_flags).
@@ -119,9 +116,6 @@ class SurfaceBinding {
   RecordIndex cell_record_{};  // the record holding node (cell_i_, cell_j_)
   QueryStatus cell_status_ = QueryStatus::valid;  // valid or invalid_cell
   Reach cell_reach_ = Reach::point_normal;  // the values of cell_ set; the others are stale
-  // The way the last moves into a neighbouring cell went along u and along v (-1 or 1; 0 before
-  // any): a path's next cell lies ahead along one of them.
-  std::int8_t heading_u_ = 0, heading_v_ = 0;
   // The cell prefetch() hinted last (as doubles, NaN for none): a hint's memo, not an answer's.
   mutable double hinted_fu_ = std::numeric_limits<double>::quiet_NaN(), hinted_fv_ = hinted_fu_;
   // flags_uniform()'s last record (its number, 0 for none) and that record's combined flags.

@@ -90,7 +90,7 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
   v_lines_ = db_->v_lines();
 }
 
-// Inlined into load_cell, like prefetch_node: called four times per cell entered.
+// Inlined into load_cell: called four times per cell entered.
 [[gnu::always_inline]] inline void SurfaceBinding::gather(const std::uint8_t* at, double* v, Reach reach, bool flags) const {
   if (standard_layout_) [[likely]] {  // float64, version-1 column order: x..tz at 2..10, k1 k2 flags at 16..18
     if (reach == Reach::frame) {
@@ -164,7 +164,6 @@ template <SurfaceBinding::Reach reach>
   }
   // The corners' flags, unless their record's nodes all carry the same (the node's last cache line).
   const bool flags = !(one_record && reach == Reach::point_normal && flags_uniform({line_u.tile, line_v.tile}));
-  for (const std::uint8_t* at : node) prefetch_node(at, reach, flags);  // the misses in flight at once
   for (int k = 0; k < 4; ++k) gather(node[k], cell_.corners[k], reach, flags);
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   interp_detail::set_coefficients(cell_, kX, kTx);

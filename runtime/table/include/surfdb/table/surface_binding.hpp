@@ -88,6 +88,8 @@ class SurfaceBinding {
   template <Reach reach>
   void load_cell(std::uint64_t i, std::uint64_t j);
   std::uint64_t node_offset(std::uint64_t i, std::uint64_t j) const;  // node (i, j) in its record
+  /// Requests the cache lines gather() would read of a node (for prefetch(): a query's own loads
+  /// are all in flight at once without it).
   void prefetch_node(const std::uint8_t* node, Reach reach, bool flags) const;
   /// True when every grid node of the record (checked already) carries the same flags, which
   /// record_flags_ then holds: a point_normal cell inside it needs no flags column, and its

@@ -208,7 +208,7 @@ TEST_CASE("a record's combined flags are those of its grid nodes, its padding le
     return t.ti * 7 + slot / 6 < 30 && t.tj * 6 + slot % 6 < 20;
   };
   // Record 1 all valid; 2 valid and degenerate; 3 one invalid node in its last slot; 4 one node
-  // with a reserved bit; the others valid, padding 0 (records 5, 10, 15 and 16 to 20 are padded).
+  // with a reserved bit; the others valid, padding 0 (records 4, 8, 12 and 16 to 20 are padded).
   const auto flags = [&](std::uint64_t k, std::uint64_t slot) -> double {
     if (!real(k, slot)) return 0;
     if (k == 2) return 3;

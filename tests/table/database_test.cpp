@@ -220,6 +220,10 @@ TEST_CASE("a record's combined flags are those of its grid nodes, its padding le
     return c == kFlagsColumn ? flags(k, slot) : 0.5;
   });
   const auto mapped = Database::open(dir / "c.sdb"), copied = Database::open(dir / "c.sdb");
+  // Before its check a record reads as one whose nodes differ, so that no reader takes it as
+  // uniform (catches: zero-initialised, which reads as every node's flags 0, uniform).
+  CHECK(mapped->record_flags(1).all == 0);
+  CHECK(mapped->record_flags(1).any == ~0u);
   std::vector<std::uint8_t> buffer(l.record_bytes);
   for (std::uint64_t k = 1; k <= l.data_records; ++k) {
     CAPTURE(k);

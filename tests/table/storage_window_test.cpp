@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../support/damaged_table.hpp"
 #include "../support/octant_fixture.hpp"
 #include "../support/resident_memory.hpp"
+#include "../support/temp_dir.hpp"
+#include "surfdb/formats/error.hpp"
 #include "surfdb/table/node_tree.hpp"
 #include "surfdb/table/surface_binding.hpp"
 
@@ -111,6 +114,20 @@ TEST_CASE("a window of 1 x 1 records reads neighbours straight from the database
   // catches: the upper corners of a record's last cell looked up in the same record (off by one
   // record: 0 outside reads), or in the next record along v instead of u.
   CHECK(b.window().stats().outside_reads == 2);
+}
+
+TEST_CASE("a placement that fails on a damaged record leaves no record resident") {
+  TempDir dir;
+  write_damaged_table(dir / "d.sdb");  // 5 x 5 records, record (2, 3) damaged
+  StorageWindow w(Database::open(dir / "d.sdb"), {2, 2}, Residency::direct_mapping);
+  w.follow({0, 0});
+  REQUIRE(w.resident({1, 1}) != nullptr);
+  // Centred on (3, 4): records (2, 3) to (3, 4), the damaged one first. catches: resident()
+  // answering from the slots of a failed placement, which still hold the old window's records
+  // (record (1, 1)'s bytes for (3, 4)), never checked, for a batch call's hints and the flags.
+  CHECK_THROWS_AS(w.follow({3, 4}), FormatError);
+  CHECK_FALSE(w.placed());
+  for (const RecordIndex r : {RecordIndex{2, 4}, RecordIndex{3, 3}, RecordIndex{3, 4}}) CHECK(w.resident(r) == nullptr);
 }
 
 TEST_CASE("resident memory of the mapping stays within the window on a 999 x 999 file") {

@@ -14,7 +14,6 @@
 #include <memory>
 #include <random>
 #include <span>
-#include <utility>
 #include <vector>
 
 #include "bare_table.hpp"
@@ -77,45 +76,61 @@ double surfdb_batch_sum(SurfaceBinding& b, const std::vector<double>& u, const s
   return sum;
 }
 
-// The mapped window's floor: its faults and its releases, at what each costs alone, for `faults`
-// faults and `releases` calls to Database::release (the window's) a pass. A fault: each record's
-// first page read again through the mapping after the whole file's release (one call); a release:
-// a record's pages released, then read again, less a fault.
-struct MappedWindowFloor {
-  double releases, fault_us, release_us, seconds;  // seconds: a pass's faults and releases
-};
-MappedWindowFloor mapped_window_floor(const Database& db, long faults, double releases) {
+// The mapped window's floor, reported under its row: its faults and its releases, at what each
+// costs alone, times the window's counts a pass (`faults` minor faults, `releases` calls to
+// Database::release). A fault: each record's first page read again through the mapping after the
+// whole file's release (one call a round of every record, its cost shared by the round's
+// faults); a release: a record's pages released, then read again, less a fault. Per fault counted
+// (getrusage), not per turn of the loop. `extra_ns`: the window's time a query over the whole
+// table's.
+void report_mapped_window_floor(Report& report, const Database& db, long faults, double releases, double extra_ns,
+                                std::size_t queries) {
+  if (faults <= 0) {
+    report.line("  (the faults' and releases' floor: the window took no fault)");
+    return;
+  }
   const RecordLayout& l = db.layout();
   volatile std::uint8_t touched = 0;
   const auto rounds = [&](bool release_each) {
-    return best_cpu_run([&] {
+    const CpuRun run = best_cpu_run([&] {
       for (long k = 0; k < faults; ++k) {
         const std::uint64_t number = 1 + static_cast<std::uint64_t>(k) % l.data_records;
         if (number == 1 && !release_each) db.release(1, l.data_records);
         if (release_each) db.release(number);
         touched = touched + *db.record(number);
       }
-    }).seconds / static_cast<double>(faults);
+    });
+    return run.seconds / static_cast<double>(std::max(run.faults, 1L));
   };
   const double fault = rounds(false), release = std::max(0.0, rounds(true) - fault);
-  return {releases, fault * 1e6, release * 1e6, static_cast<double>(faults) * fault + releases * release};
+  const double floor_ns = (static_cast<double>(faults) * fault + releases * release) / static_cast<double>(queries) * 1e9;
+  report.line("  (the faults' and releases' floor: the window's %ld faults and %.0f releases a pass at %.1f us a fault"
+              " and %.1f us a release, each timed alone: %.1f ns a query; the mapped window took %.1f ns a query"
+              " over the whole table's, %.2fx that floor)",
+              faults, releases, fault * 1e6, release * 1e6, floor_ns, extra_ns, extra_ns / floor_ns);
 }
 
-// The copied window's floor: the copies themselves. `copies` records (the window's count a pass),
-// taken in the order the path enters them, each read (Database::read_record, as the window reads
-// them) into the place it would take in a 5 x 5-record buffer, and nothing else. Returns how many
-// times the path's record changes, and the copies' processor time.
-std::pair<std::size_t, double> copied_window_floor(const Database& db, const std::vector<UV>& path, std::size_t copies) {
+// The copied window's floor, reported under its row: the copies themselves. `copies` records (the
+// window's count a pass), taken in the order the path enters records, each read
+// (Database::read_record, as the window reads them) into the place it would take in a 5 x 5-record
+// buffer, and nothing else. `extra_ns`: the window's time a query over the whole table's.
+void report_copied_window_floor(Report& report, const Database& db, const std::vector<UV>& path, double copies,
+                                double extra_ns) {
   const Header& h = db.header();
   const RecordLayout& l = h.layout;
   const auto node = [](double x, double lo, double step, std::uint64_t points) {
-    return std::min(static_cast<std::uint64_t>((x - lo) / step), points - 2);
+    return std::min(static_cast<std::uint64_t>(std::max(0.0, (x - lo) / step)), points - 2);
   };
-  std::vector<std::uint64_t> entered;  // record numbers, each time the path's record changes
+  std::vector<std::uint64_t> entered;  // the records the path enters, in order, its first included
   for (const UV& q : path) {
     const std::uint64_t number = l.record_number({node(q.u, h.u0, h.du, l.u_points) / l.u_record_points,
                                                   node(q.v, h.v0, h.dv, l.v_points) / l.v_record_points});
     if (entered.empty() || entered.back() != number) entered.push_back(number);
+  }
+  const auto count = static_cast<std::size_t>(copies);
+  if (count == 0 || entered.empty()) {
+    report.line("  (the copies' floor: the window copied no record)");
+    return;
   }
   // In 2 MiB pages where the kernel allows, as the window's buffer is (storage_window.cpp).
   constexpr std::size_t huge = std::size_t{2} << 20;
@@ -125,13 +140,18 @@ std::pair<std::size_t, double> copied_window_floor(const Database& db, const std
   if (!buffer) throw std::bad_alloc();
   ::madvise(buffer.get(), buffer_bytes, MADV_HUGEPAGE);
   const CpuRun run = best_cpu_run([&] {
-    for (std::size_t k = 0; k < copies; ++k) {
+    for (std::size_t k = 0; k < count; ++k) {
       const RecordIndex r = l.record_index(entered[k % entered.size()]);
       std::uint8_t* place = buffer.get() + ((r.ti % 5) * 5 + r.tj % 5) * l.record_bytes;
       db.read_record(l.record_number(r), place);  // a library call: not optimised away
     }
   });
-  return {entered.size(), run.seconds};
+  const double floor_ns = run.seconds / static_cast<double>(path.size()) * 1e9;
+  report.line("  (the copies' floor: %zu records a pass, the window's count, read in the order the path enters"
+              " records (%zu records entered a pass): %.1f ns a query, %.1f us a record; the copied window"
+              " took %.1f ns a query over the whole table's, %.2fx the copies)",
+              count, entered.size(), floor_ns, run.seconds / static_cast<double>(count) * 1e6, extra_ns,
+              extra_ns / floor_ns);
 }
 
 }  // namespace
@@ -219,12 +239,8 @@ int main(int argc, char** argv) {
               " queries, against %ld on the whole table; %.1f us per update over the whole table's time; %.2fx it)",
               updates, last_d1_faults, n, whole_d1_faults, (last_d1_ns - whole_d1_ns) * 1e-3 * n / updates,
               last_d1_ns / whole_d1_ns);
-  const MappedWindowFloor mapped_floor = mapped_window_floor(*db, last_d1_faults, static_cast<double>(tracking.window().stats().releases) / passes);
-  report.line("  (the faults' and releases' floor: the window's %ld faults and %.0f releases a pass at %.1f us a fault"
-              " and %.1f us a release, each timed alone: %.1f ns a query; the mapped window took %.1f ns a query"
-              " over the whole table's, %.2fx that floor)",
-              last_d1_faults, mapped_floor.releases, mapped_floor.fault_us, mapped_floor.release_us,
-              mapped_floor.seconds / n * 1e9, last_d1_ns - whole_d1_ns, (last_d1_ns - whole_d1_ns) / (mapped_floor.seconds / n * 1e9));
+  report_mapped_window_floor(report, *db, last_d1_faults, static_cast<double>(tracking.window().stats().releases) / passes,
+                             last_d1_ns - whole_d1_ns, n);
   // The same window copying its records (window_copy): a move changes no page-table entry.
   SurfaceBinding tracking_copy(db, {5, 5}, Residency::window_copy);
   compare("smooth path, the same, 5 x 5-record window copied", path, tracking_copy, WindowPolicy::follow);
@@ -235,13 +251,9 @@ int main(int argc, char** argv) {
               last_d1_ns / whole_d1_ns,
               static_cast<double>(tracking_copy.window().stats().records_read) /
                   static_cast<double>(tracking_copy.window().stats().updates));
-  const double copies = static_cast<double>(tracking_copy.window().stats().records_read) / passes;
-  const auto [entered, copy_seconds] = copied_window_floor(*db, path, static_cast<std::size_t>(copies));
-  report.line("  (the copies' floor: %.0f records a pass, the window's count, read in the order the path enters"
-              " records (%zu changes of record a pass): %.1f ns a query, %.1f us a record; the copied window"
-              " took %.1f ns a query over the whole table's, %.2fx the copies)",
-              copies, entered, copy_seconds / n * 1e9, copy_seconds / copies * 1e6, last_d1_ns - whole_d1_ns,
-              (last_d1_ns - whole_d1_ns) / (copy_seconds / n * 1e9));
+  report_copied_window_floor(report, *db, path,
+                             static_cast<double>(tracking_copy.window().stats().records_read) / passes,
+                             last_d1_ns - whole_d1_ns);
 
   // Queries per second per residency mode, smooth path.
   // Beside each: window updates and minor page faults per pass (fastest of three), and the cost of

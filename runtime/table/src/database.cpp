@@ -28,6 +28,9 @@ namespace bip = boost::interprocess;
 
 namespace {
 enum RecordState : std::uint8_t { unchecked = 0, intact = 1, damaged = 2 };
+// A record's combined flags before its check: no bit at every node, every bit at some node. Read
+// by mistake, it says the record's nodes differ, so that a reader takes each node's own flags.
+constexpr std::uint64_t kUnknownFlags = std::uint64_t{~0u} << 32;
 }
 
 struct Database::Impl {
@@ -38,7 +41,8 @@ struct Database::Impl {
   Header header;
   std::vector<std::uint64_t> checksums;  // the checksum table, copied once its hash is checked
   std::unique_ptr<std::atomic<std::uint8_t>[]> states;  // one RecordState per data record
-  std::unique_ptr<std::atomic<std::uint64_t>[]> flags;  // RecordFlags per data record: all | any << 32
+  // RecordFlags per data record, packed all | any << 32; until the record is checked, kUnknownFlags.
+  std::unique_ptr<std::atomic<std::uint64_t>[]> flags;
   int flags_column = -1;  // the flags column's offset in a node, -1 without one
   std::vector<GridLine> u_lines, v_lines;
   mutable std::once_flag tree_once;
@@ -136,6 +140,7 @@ std::shared_ptr<const Database> Database::open(const std::filesystem::path& path
   std::memcpy(d.checksums.data(), d.bytes.data() + l.checksum_table_offset(), l.data_records * sizeof(std::uint64_t));
   d.states = std::make_unique<std::atomic<std::uint8_t>[]>(l.data_records);
   d.flags = std::make_unique<std::atomic<std::uint64_t>[]>(l.data_records);
+  for (std::uint64_t k = 0; k < l.data_records; ++k) d.flags[k].store(kUnknownFlags, std::memory_order_relaxed);
   d.flags_column = column_offset(d.header, Column::flags);
   // Sizes bounded by the file's length, which the header was checked against.
   for (std::uint64_t i = 0; i < l.u_points; ++i)

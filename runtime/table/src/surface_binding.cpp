@@ -84,7 +84,7 @@ SurfaceBinding::SurfaceBinding(std::shared_ptr<const Database> db, WindowSize wi
   node_bytes_ = std::uint64_t{l.column_count} * l.scalar_bytes;
   u_record_points_ = l.u_record_points;
   v_record_points_ = l.v_record_points;
-  v_records_ = l.v_records;
+  layout_ = &l;
   row_bytes_ = v_record_points_ * node_bytes_;
   u_lines_ = db_->u_lines();
   v_lines_ = db_->v_lines();
@@ -135,7 +135,8 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   for (const std::uint8_t* at = node + 64; at < last; at += 64) __builtin_prefetch(at);
 }
 
-// Inlined into enter_cell, its only caller.
+// Inlined into enter_cell (and, for a table whose values gather() cannot copy in runs, into
+// load_cell<point_normal>).
 template <SurfaceBinding::Reach reach>
 [[gnu::always_inline]] inline void SurfaceBinding::load_cell(std::uint64_t i0, std::uint64_t j0) {
   if constexpr (reach == Reach::point_normal) {
@@ -258,7 +259,8 @@ void SurfaceBinding::prefetch(double u, double v, Reach reach) const {
   const std::uint8_t* first = record + node_offset(hu.cell, hv.cell);
   const bool next_u = line_u.local + 1 < u_record_points_, next_v = line_v.local + 1 < v_record_points_;
   // The flags as load_cell() will read them: not from a cell inside a record of uniform flags.
-  const bool flags = !(next_u && next_v && reach == Reach::point_normal && flags_uniform({line_u.tile, line_v.tile}));
+  const bool flags = !(standard_layout_ && next_u && next_v && reach == Reach::point_normal &&
+                       flags_uniform({line_u.tile, line_v.tile}));
   prefetch_node(first, reach, flags);
   if (next_u) prefetch_node(first + row_bytes_, reach, flags);
   if (next_v) prefetch_node(first + node_bytes_, reach, flags);
@@ -266,7 +268,7 @@ void SurfaceBinding::prefetch(double u, double v, Reach reach) const {
 }
 
 bool SurfaceBinding::flags_uniform(RecordIndex tile) const {
-  const std::uint64_t number = 1 + tile.ti * v_records_ + tile.tj;  // RecordLayout::record_number
+  const std::uint64_t number = layout_->record_number(tile);
   if (number != flags_record_) {
     record_flags_ = db_->record_flags(number);
     flags_record_ = number;

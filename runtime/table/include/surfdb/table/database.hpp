@@ -56,8 +56,8 @@ class Database {
 
   /// The flags of data record `number`'s grid nodes (its padding left out), combined: the bits
   /// set at every node (`all`) and at some node (`any`). Found when the record is checked, so
-  /// defined once record() or read_record() has returned it; {valid, valid} without a flags
-  /// column. A record whose nodes all carry the same flags (`all == any`, most records) gives
+  /// known once record() or read_record() has returned it (before: {0, all bits}, as if its
+  /// nodes differed); {valid, valid} without a flags column. A record whose nodes all carry the same flags (`all == any`, most records) gives
   /// every cell inside it those flags without reading the nodes' flags column.
   RecordFlags record_flags(std::uint64_t number) const;
 

@@ -21,8 +21,8 @@ enum class Residency : std::uint8_t {
 };
 
 // Releasing pages of the mapping (Database::release) and faulting them back in are each a trip
-// through the page tables, which on some virtual machines costs tens to hundreds of microseconds
-// (about 100 on the VM of docs/benchmarks.md's bench_query section), far more than the queries
+// through the page tables, which on some virtual machines costs tens of microseconds (15-20 a
+// fault and 46-51 a release on the VM of docs/benchmarks.md's bench_query section), far more than the queries
 // between two window moves. So a window releases the pages of the records it no longer needs in
 // batches: the records that left it (direct mapping) and those read outside it
 // (a cell straddling its edge) wait until they number as many as the window holds, and are then
@@ -75,9 +75,10 @@ class StorageWindow {
     return fill(r, k);
   }
 
-  /// The record's bytes when it is in the window (and, for window_copy, copied already), else
-  /// nullptr; reads nothing.
-  const std::uint8_t* resident(RecordIndex r) const { return contains(r) ? slots_[slot(r)] : nullptr; }
+  /// The record's bytes when it is in a placed window (and, for window_copy, copied already), so
+  /// checked; else nullptr. Reads nothing. (A placement that failed on a damaged record leaves
+  /// the window unplaced, with slots of records never checked.)
+  const std::uint8_t* resident(RecordIndex r) const { return placed_ && contains(r) ? slots_[slot(r)] : nullptr; }
 
   /// Hands the records read outside the window since the last call to the batch of releases
   /// (above), so that resident memory stays bounded however far a solver wanders.

@@ -109,7 +109,8 @@ class SurfaceBinding {
   bool standard_layout_ = false;  // float64 in version-1 column order: the fast path
   Axis u_axis_, v_axis_;
   std::span<const GridLine> u_lines_, v_lines_;  // the database's
-  std::uint64_t node_bytes_ = 0, u_record_points_ = 0, v_record_points_ = 0, v_records_ = 0;
+  const RecordLayout* layout_ = nullptr;  // the database's
+  std::uint64_t node_bytes_ = 0, u_record_points_ = 0, v_record_points_ = 0;
   std::uint64_t row_bytes_ = 0;  // from node (i, j) to (i + 1, j) in one record
   // The last cell: a smooth path stays in one cell for several queries.
   BilinearCell cell_{};

@@ -18,20 +18,13 @@ inline bool have_cad_parts() { return std::filesystem::exists(kCadDir / "README.
 
 /// The part's faces, numbered as CadModel numbers them.
 inline TopTools_IndexedMapOfShape read_faces(const std::filesystem::path& path) {
-  TopoDS_Shape shape;
-  if (path.extension() == ".igs") {
-    IGESControl_Reader reader;
-    REQUIRE(reader.ReadFile(path.c_str()) == IFSelect_RetDone);
-    reader.TransferRoots();
-    shape = reader.OneShape();
-  } else {
-    STEPControl_Reader reader;
-    REQUIRE(reader.ReadFile(path.c_str()) == IFSelect_RetDone);
-    reader.TransferRoots();
-    shape = reader.OneShape();
-  }
+  IGESControl_Reader iges;
+  STEPControl_Reader step;
+  XSControl_Reader& reader = path.extension() == ".igs" ? static_cast<XSControl_Reader&>(iges) : step;
+  REQUIRE(reader.ReadFile(path.c_str()) == IFSelect_RetDone);
+  reader.TransferRoots();
   TopTools_IndexedMapOfShape faces;
-  TopExp::MapShapes(shape, TopAbs_FACE, faces);
+  TopExp::MapShapes(reader.OneShape(), TopAbs_FACE, faces);
   return faces;
 }
 

@@ -135,6 +135,19 @@ std::uint64_t SurfaceBinding::node_offset(std::uint64_t i, std::uint64_t j) cons
   for (const std::uint8_t* at = node + 64; at < last; at += 64) __builtin_prefetch(at);
 }
 
+// Inlined into load_cell and prefetch: called at every cell entered and every hint.
+[[gnu::always_inline]] inline bool SurfaceBinding::reads_corner_flags(bool one_record, RecordIndex tile, Reach reach) const {
+  // The frame's values and gather_any_layout's runs take the flags along; a cell straddling
+  // records has no one record's flags.
+  if (reach != Reach::point_normal || !standard_layout_ || !one_record) return true;
+  const std::uint64_t number = layout_->record_number(tile);
+  if (number != flags_record_) {
+    record_flags_ = db_->record_flags(number);
+    flags_record_ = number;
+  }
+  return record_flags_.all != record_flags_.any;
+}
+
 // Inlined into enter_cell (and, for a table whose values gather() cannot copy in runs, into
 // load_cell<point_normal>).
 template <SurfaceBinding::Reach reach>
@@ -163,8 +176,7 @@ template <SurfaceBinding::Reach reach>
       node[k] = window_.record({u_lines_[i].tile, v_lines_[j].tile}) + node_offset(i, j);
     }
   }
-  // The corners' flags, unless their record's nodes all carry the same (the node's last cache line).
-  const bool flags = !(one_record && reach == Reach::point_normal && flags_uniform({line_u.tile, line_v.tile}));
+  const bool flags = reads_corner_flags(one_record, {line_u.tile, line_v.tile}, reach);
   for (int k = 0; k < 4; ++k) gather(node[k], cell_.corners[k], reach, flags);
   window_.release_outside_reads();  // the corners are copied: pages outside the window can go
   interp_detail::set_coefficients(cell_, kX, kTx);
@@ -258,22 +270,11 @@ void SurfaceBinding::prefetch(double u, double v, Reach reach) const {
   // The corners in this record: all four unless the cell straddles records.
   const std::uint8_t* first = record + node_offset(hu.cell, hv.cell);
   const bool next_u = line_u.local + 1 < u_record_points_, next_v = line_v.local + 1 < v_record_points_;
-  // The flags as load_cell() will read them: not from a cell inside a record of uniform flags.
-  const bool flags = !(standard_layout_ && next_u && next_v && reach == Reach::point_normal &&
-                       flags_uniform({line_u.tile, line_v.tile}));
+  const bool flags = reads_corner_flags(next_u && next_v, {line_u.tile, line_v.tile}, reach);  // as load_cell() will
   prefetch_node(first, reach, flags);
   if (next_u) prefetch_node(first + row_bytes_, reach, flags);
   if (next_v) prefetch_node(first + node_bytes_, reach, flags);
   if (next_u && next_v) prefetch_node(first + row_bytes_ + node_bytes_, reach, flags);
-}
-
-bool SurfaceBinding::flags_uniform(RecordIndex tile) const {
-  const std::uint64_t number = layout_->record_number(tile);
-  if (number != flags_record_) {
-    record_flags_ = db_->record_flags(number);
-    flags_record_ = number;
-  }
-  return record_flags_.all == record_flags_.any;
 }
 
 template <class Answer, class Query>

@@ -82,7 +82,7 @@ class SurfaceBinding {
   template <Reach reach>
   CellHit enter_cell(double u, double v, WindowPolicy policy);
   /// Copies a node's values as far as `reach`; its flags too unless `flags` is false, which
-  /// point_normal cells in a record of uniform flags (flags_uniform) leave out.
+  /// point_normal cells in a record of uniform flags (reads_corner_flags) leave out.
   void gather(const std::uint8_t* node, double* values, Reach reach, bool flags) const;
   void gather_any_layout(const std::uint8_t* node, double* values) const;
   template <Reach reach>
@@ -91,10 +91,10 @@ class SurfaceBinding {
   /// Requests the cache lines gather() would read of a node (for prefetch(): a query's own loads
   /// are all in flight at once without it).
   void prefetch_node(const std::uint8_t* node, Reach reach, bool flags) const;
-  /// True when every grid node of the record (checked already) carries the same flags, which
-  /// record_flags_ then holds: a point_normal cell inside it needs no flags column, and its
-  /// nodes' last cache line is then not read (Database::record_flags).
-  bool flags_uniform(RecordIndex tile) const;
+  /// Whether a cell reads its corners' flags (the node's last cache line, for point_normal). Not
+  /// when it lies inside `one_record`, record `tile` (checked already), whose grid nodes all carry
+  /// the same flags: record_flags_ then holds them (Database::record_flags).
+  bool reads_corner_flags(bool one_record, RecordIndex tile, Reach reach) const;
   /// prefetch() for a query that loads its cell as far as `reach`.
   void prefetch(double u, double v, Reach reach) const;
   template <class Answer, class Query>
@@ -121,7 +121,7 @@ class SurfaceBinding {
   Reach cell_reach_ = Reach::point_normal;  // the values of cell_ set; the others are stale
   // The cell prefetch() hinted last (as doubles, NaN for none): a hint's memo, not an answer's.
   mutable double hinted_fu_ = std::numeric_limits<double>::quiet_NaN(), hinted_fv_ = hinted_fu_;
-  // flags_uniform()'s last record (its number, 0 for none) and that record's combined flags.
+  // reads_corner_flags()'s last record (its number, 0 for none) and that record's combined flags.
   mutable std::uint64_t flags_record_ = 0;
   mutable RecordFlags record_flags_{};
   // The last answer and where it was asked: a Newton solver starts each solve where the last one

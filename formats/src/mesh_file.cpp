@@ -247,6 +247,8 @@ MeshData read_mesh_file(const std::filesystem::path& path) {
 }
 
 bool is_mesh_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;  // a FIFO or a device would block or never end
   std::ifstream in(path, std::ios::binary);
   std::array<char, kMagic.size()> head{};
   if (!in.read(head.data(), static_cast<std::streamsize>(head.size()))) return false;

@@ -72,6 +72,8 @@ void check_readable(const std::filesystem::path& path) {
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) throw CadError(name + ": no such file");
   if (std::filesystem::is_directory(status)) throw CadError(name + ": is a directory, not a CAD file");
+  if (!std::filesystem::is_regular_file(status))
+    throw CadError(name + ": not a regular file (a FIFO, a device or a socket), not a CAD file");
   if (std::filesystem::file_size(path, ec) == 0) throw CadError(name + ": file is empty");
   if (!std::ifstream(path)) throw CadError(name + ": cannot open for reading");
 }

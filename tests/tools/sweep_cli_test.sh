@@ -131,7 +131,7 @@ a, b = csv.DictReader(open(sys.argv[1]))
 assert a["status"] == "ok" and b["status"] == "failed", (a, b)
 assert b["message"] == "--set contact.ball-cup.stiffness=-1e+09: contact 'ball-cup'.stiffness: must be positive", b
 PY
-grep -q "warning: 1 case of 2 failed" "$dir/bad.err" && ok || bad "no warning: $(cat "$dir/bad.err")"
+grep -q "warning: 2 cases: 1 ok, 0 with warnings, 1 failed; wrote" "$dir/bad.err" && ok || bad "no warning: $(cat "$dir/bad.err")"
 
 # Bad input: one line naming the path, before any case runs (no output directory made).
 sweep_with() { printf 'scenario = "hertz.toml"\n[[parameter]]\n%s\n' "$1" >"$dir/in.toml"; }

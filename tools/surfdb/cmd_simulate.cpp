@@ -9,6 +9,8 @@
 #include "log.hpp"
 #include "number_format.hpp"
 #include "option_checks.hpp"
+#include "output_checks.hpp"
+#include "output_directory.hpp"
 #include "run_scenario.hpp"
 
 namespace surfdb::cli {
@@ -19,7 +21,8 @@ struct SimulateArgs {
   double end_time = 0, output_interval = 0;
   std::vector<std::string> overrides;  // --set PATH=VALUE, in order
   double animation_interval = 0;  // s, 0: every output instant
-  bool no_plots = false, quiet = false, animation = false;
+  std::string max_size = "64G";   // of the time series
+  bool no_plots = false, quiet = false, animation = false, strict = false;
 };
 
 // The plotting script `name`: the environment variable `env` when set, else the one installed
@@ -41,8 +44,22 @@ void plot(const std::filesystem::path& script, const std::filesystem::path& dir)
     spdlog::warn("plots not written: '{}' failed (needs python3-matplotlib)", command);
 }
 
+// One line per warning of the run; an error when it failed, or had warnings under --strict, after
+// every output was written.
+void report_health(const RunHealth& health, bool strict, const std::filesystem::path& dir) {
+  for (const RunWarning& w : health.warnings()) spdlog::warn("{}", health.describe(w));
+  const RunStatus status = health.status();
+  if (status == RunStatus::failed)
+    throw std::runtime_error("the run failed; its outputs up to then are in " + dir.string());
+  if (status == RunStatus::warnings && strict)
+    throw std::runtime_error(count_of(health.warnings().size(), "warning") + " under --strict; the outputs are in " +
+                             dir.string());
+}
+
 void run(const SimulateArgs& a, const CLI::App& cmd) {
   if (a.quiet) spdlog::set_level(spdlog::level::warn);
+  const std::uint64_t max_bytes = parse_size(a.max_size, "--max-size");
+  const OutputDirectory directory(a.output);  // removed again unless the run writes into it
   ScenarioJob job;
   job.scenario = a.scenario;
   job.overrides = a.overrides;
@@ -52,6 +69,7 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   job.progress = !a.quiet;
   job.animation = a.animation;
   job.animation_interval = a.animation_interval;
+  job.max_output_bytes = max_bytes;
   const ScenarioOutcome r = run_scenario(job);
   const std::filesystem::path dir = a.output;
   // The end time as given, not as the steps summed it (0.1, not 0.09999999999999999).
@@ -61,9 +79,11 @@ void run(const SimulateArgs& a, const CLI::App& cmd) {
   if (a.animation)
     spdlog::info("animation: {} in {} (ParaView: File > Open)", count_of(r.animation_frames, "frame"),
                  r.animation_collection.string());
-  if (a.no_plots) return;
-  plot(plot_script("SURFDB_PLOT_SCRIPT", "plot_simulation.py"), dir);
-  if (a.animation) plot(plot_script("SURFDB_FRAME_PLOT_SCRIPT", "plot_frame.py"), dir);
+  if (!a.no_plots) {
+    plot(plot_script("SURFDB_PLOT_SCRIPT", "plot_simulation.py"), dir);
+    if (a.animation) plot(plot_script("SURFDB_FRAME_PLOT_SCRIPT", "plot_frame.py"), dir);
+  }
+  report_health(r.stats.health, a.strict, dir);
 }
 
 }  // namespace
@@ -89,6 +109,12 @@ void add_simulate_command(CLI::App& app) {
       ->check(positive_number())
       ->needs("--animation");
   cmd->add_flag("--no-plots", args->no_plots, "Write no PNG plots");
+  cmd->add_flag("--strict", args->strict,
+                "Exit non-zero when the run has any warning (status \"warnings\" in summary.json); the outputs are "
+                "still written");
+  cmd->add_option("--max-size", args->max_size,
+                  "Refuse a run whose time series would take more than this (e.g. 500M, 2G; default 64G) or the free "
+                  "space");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress bar and no informational messages (warnings and errors still)");
   cmd->callback([args, cmd] { run(*args, *cmd); });
 }

@@ -22,7 +22,7 @@ namespace {
 struct SweepArgs {
   std::string sweep, output;
   unsigned jobs = 0;  // local threads, 0: every core
-  bool time_series = false, emit_slurm = false, quiet = false;
+  bool time_series = false, emit_slurm = false, quiet = false, strict = false;
   SlurmJob slurm;
 };
 
@@ -116,11 +116,14 @@ void sweep_on_ranks(const MpiSession& mpi, const SweepArgs& a, const SweepPlan& 
       [&](std::size_t) { progress.case_done(); });
   if (mpi.rank() != 0) return;
   await_cases(plan, out, pending);
-  const std::size_t failed = write_results(plan, out);
-  if (failed > 0)
-    spdlog::warn("{} of {} failed: their messages are in {}", count_of(failed, "case"), plan.cases.size(),
-                 (out / "results.csv").string());
-  spdlog::info("wrote {}", (out / "results.csv").string());
+  const SweepTally tally = write_results(plan, out);
+  const std::size_t ok = plan.cases.size() - tally.failed - tally.warnings;
+  const std::string line = fmt::format("{}: {} ok, {} with warnings, {} failed; wrote {}", count_of(plan.cases.size(), "case"),
+                                       ok, tally.warnings, tally.failed, (out / "results.csv").string());
+  if (ok == plan.cases.size()) spdlog::info("{}", line);
+  else spdlog::warn("{} (the status, warnings and message columns say why)", line);
+  if (a.strict && ok != plan.cases.size())
+    throw std::runtime_error(count_of(plan.cases.size() - ok, "case") + " not ok under --strict");
 }
 
 void run_sweep(const SweepArgs& a, const SweepPlan& plan, bool jobs_given) {
@@ -158,6 +161,7 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("-j,--jobs", args->jobs, "Cases run at once without MPI (default: every core)")->check(at_least(1));
   cmd->add_flag("--time-series", args->time_series, "Also write each case's time_series.csv");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress lines and no informational messages");
+  cmd->add_flag("--strict", args->strict, "Exit non-zero unless every case's status is ok (results.csv still written)");
   cmd->add_flag("--emit-slurm", args->emit_slurm, "Write OUTDIR/sweep.sbatch, a Slurm job running the sweep under mpirun, and stop");
   cmd->add_option("--nodes", args->slurm.nodes, "With --emit-slurm: nodes to ask for")->check(at_least(1))->needs("--emit-slurm");
   cmd->add_option("--tasks-per-node", args->slurm.tasks_per_node, "With --emit-slurm: MPI ranks per node (one per core)")

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "commands.hpp"
 #include "log.hpp"
@@ -34,7 +35,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') {
+      std::string names;
+      for (const CLI::App* c : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + c->get_name();
+      std::fprintf(stderr, "surfdb: usage error: unknown command '%s': the commands are %s (see --help)\n", argv[1],
+                   names.c_str());
+    } else {
+      std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());
+    }
     return 2;
   } catch (const surfdb::cli::UsageError& e) {
     std::fprintf(stderr, "surfdb: usage error: %s (see --help)\n", e.what());

@@ -6,6 +6,7 @@
 
 #include "animation_writer.hpp"
 #include "log.hpp"
+#include "number_format.hpp"
 #include "output_checks.hpp"
 #include "run_summary.hpp"
 #include "surfdb/multibody/initial_penetration.hpp"
@@ -30,6 +31,21 @@ void make_output_directory(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(dir))
     throw std::runtime_error("cannot create output directory " + dir.string() + ": " +
                              (ec ? ec.message() : "a file of that name exists"));
+}
+
+void check_output_size(const ScenarioJob& job, const Simulation& sim, const RunSettings& run) {
+  if (!job.time_series) return;
+  const std::uint64_t bytes = TimeSeries::estimated_bytes(sim, run.end_time, run.output.interval);
+  const std::string subject = "cannot write " + (job.output / "time_series.csv").string() + ": the time series (" +
+                              format_number(run.end_time) + " s every " + format_number(run.output.interval) + " s)";
+  if (bytes > job.max_output_bytes)
+    throw std::runtime_error(subject + " would take " + size_text(bytes) + ", more than --max-size " +
+                             format_size(job.max_output_bytes) + " (shorten end_time or lengthen output_interval)");
+  std::error_code ec;
+  std::filesystem::path existing = std::filesystem::absolute(job.output);
+  while (!std::filesystem::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+    existing = existing.parent_path();
+  check_free_space(existing, bytes, subject, true);
 }
 
 void warn_initial_penetration(const ScenarioJob& job, Simulation& sim, const std::vector<double>& y) {
@@ -64,6 +80,7 @@ ScenarioOutcome run_scenario(const ScenarioJob& job) {
   Simulation& sim = *simulation;
   std::vector<double> y = s.initial_state;
   warn_initial_penetration(job, sim, y);
+  check_output_size(job, sim, s.run);
 
   make_output_directory(job.output);
   for (const char* name : {"time_series.csv", "summary.json", "final_frame.png"})

@@ -22,6 +22,7 @@ struct ScenarioJob {
   bool progress = false;                   // a progress bar while it runs (on a terminal)
   bool animation = false;                  // OUTDIR/animation.pvd and OUTDIR/animation/
   double animation_interval = 0;           // s, 0: every output instant
+  std::uint64_t max_output_bytes = UINT64_MAX;  // the time series may take at most this (and the free space)
   nlohmann::ordered_json summary_extra = nlohmann::ordered_json::object();  // added to summary.json
 };
 
@@ -33,9 +34,10 @@ struct ScenarioOutcome {
   std::filesystem::path animation_collection;  // the .pvd, with --animation
 };
 
-/// Reads the scenario (its overrides applied), checks the bodies' initial placement, runs it and
-/// writes OUTDIR/time_series.csv (on request), summary.json last. Each file is written atomically,
-/// so a summary that exists belongs to a finished run. Throws with a one-line message.
+/// Reads the scenario (its overrides applied), checks the bodies' initial placement and the time
+/// series' estimated size, runs it and writes OUTDIR/time_series.csv (on request), summary.json
+/// last, whatever the run's status (stats.health). Each file is written atomically, so a summary
+/// that exists belongs to a finished run. Throws with a one-line message.
 ScenarioOutcome run_scenario(const ScenarioJob& job);
 
 /// CPU seconds this thread has used (cases of a sweep run side by side on threads).

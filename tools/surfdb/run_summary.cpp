@@ -39,6 +39,7 @@ nlohmann::ordered_json contact_summary(const ContactGroup& g) {
   c["records_read"] = records;
   c["outside_reads"] = outside;
   c["solver_failures"] = s.solver_failures;
+  c["deep_appearances"] = s.deep_appearances;
   return c;
 }
 
@@ -70,9 +71,23 @@ nlohmann::ordered_json surface_joint_summary(const Simulation& sim, const Surfac
 
 }  // namespace
 
+nlohmann::ordered_json health_summary(const RunHealth& health) {
+  nlohmann::ordered_json warnings = nlohmann::ordered_json::array();
+  for (const RunWarning& w : health.warnings())
+    warnings.push_back({{"kind", to_string(w.kind)},
+                        {"subject", w.subject},
+                        {"count", w.count},
+                        {"first_time", w.first_time},
+                        {"worst", w.worst},
+                        {"message", health.describe(w)}});
+  return warnings;
+}
+
 void write_summary(const std::filesystem::path& file, const Simulation& sim, const RunStatistics& run,
                    const std::vector<double>& y, const nlohmann::ordered_json& extra) {
   nlohmann::ordered_json j;
+  j["status"] = to_string(run.health.status());
+  j["warnings"] = health_summary(run.health);
   j["end_time"] = run.end_time;
   j["steps"] = run.steps;
   j["rhs_evaluations"] = run.rhs_evaluations;

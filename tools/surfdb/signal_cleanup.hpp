@@ -1,18 +1,21 @@
 // Interrupted commands leave no temporary files: on SIGINT, SIGTERM and SIGHUP the command removes
-// every live temporary (formats' registry) and dies of the same signal, so its parent sees
-// 128 + signal. Signals ignored when the command starts (nohup, background jobs of a shell
-// without job control) stay ignored.
+// every live temporary (formats' registry) and the output directory levels it made while they are
+// empty (output_directory.hpp), and dies of the same signal, so its parent sees 128 + signal.
+// Signals ignored when the command starts (nohup, background jobs of a shell without job control)
+// stay ignored.
 #pragma once
 
 #include <signal.h>
 #include <unistd.h>
 
+#include "output_directory.hpp"
 #include "surfdb/formats/temporary_file.hpp"
 
 namespace surfdb::cli {
 
 inline void remove_temporaries_and_die(int sig) {
   remove_live_temporaries();  // async-signal-safe: unlink() over fixed buffers
+  remove_empty_output_levels();  // and rmdir()
   ::signal(sig, SIG_DFL);
   ::raise(sig);  // pending until unblocked: the handler's own signal is blocked while it runs
   sigset_t set;

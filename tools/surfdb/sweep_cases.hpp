@@ -15,8 +15,8 @@ namespace surfdb::cli {
 
 std::filesystem::path case_directory(const std::filesystem::path& outdir, const SweepCase& c);
 
-/// The case's record as it finished: summary.json ("status" ok) or error.json ("status" failed),
-/// when it verifies; nullopt when the case has not finished (or finished for another sweep).
+/// The case's record as it finished: summary.json (its run's "status": ok, warnings or failed) or
+/// error.json (the case could not run: "status" failed), when it verifies; nullopt when the case has not finished (or finished for another sweep).
 std::optional<nlohmann::json> finished_case(const std::filesystem::path& outdir, const SweepCase& c);
 
 /// Runs case `k` of the plan into its directory; the case's own failure (a bad value, a solver

@@ -12,7 +12,7 @@ namespace surfdb::cli {
 const std::vector<std::string> kResultColumns{
     "status",           "first_contact_time", "impacts",          "max_indentation",     "energy_dissipated",
     "energy_drift_relative", "constraint_drift", "solver_failures", "integrator_failures", "steps",
-    "setup_cpu_seconds", "cpu_seconds",       "message"};
+    "setup_cpu_seconds", "cpu_seconds",       "warnings",         "message"};
 
 namespace {
 
@@ -52,10 +52,16 @@ std::vector<std::string> summary_figures(const nlohmann::json& s) {
   }
   for (const nlohmann::json& j : s.value("surface_joints", nlohmann::json::array()))
     failures += j.value("solver_failures", std::int64_t{0});
-  return {"ok", first ? format_number(*first) : "", std::to_string(impacts), deepest ? format_number(*deepest) : "",
+  std::string kinds, message;  // the warnings' kinds, each once; the failure's line
+  for (const nlohmann::json& w : s.value("warnings", nlohmann::json::array())) {
+    const std::string kind = w.value("kind", "");
+    if (kinds.find(kind) == std::string::npos) kinds += (kinds.empty() ? "" : ";") + kind;
+    if (kind == "integrator_failure" || kind == "non_finite_state") message = w.value("message", "");
+  }
+  return {s["status"].get<std::string>(), first ? format_number(*first) : "", std::to_string(impacts), deepest ? format_number(*deepest) : "",
           json_number(s, "energy", "dissipated"), json_number(s, "energy", "drift_relative"),
           json_number(s, "constraint_drift"), std::to_string(failures), json_number(s, "integrator_failures"),
-          json_number(s, "steps"), json_number(s, "setup_cpu_seconds"), json_number(s, "cpu_seconds"), ""};
+          json_number(s, "steps"), json_number(s, "setup_cpu_seconds"), json_number(s, "cpu_seconds"), kinds, message};
 }
 
 std::vector<std::string> row(const std::optional<nlohmann::json>& j) {
@@ -64,7 +70,7 @@ std::vector<std::string> row(const std::optional<nlohmann::json>& j) {
     out.front() = "not_run";
     return out;
   }
-  if ((*j)["status"] == "ok") return summary_figures(*j);
+  if (j->contains("contacts")) return summary_figures(*j);
   out.front() = "failed";
   out[kResultColumns.size() - 2] = json_number((*j)["sweep_case"], "cpu_seconds");
   out.back() = (*j)["error"].get<std::string>();
@@ -73,24 +79,25 @@ std::vector<std::string> row(const std::optional<nlohmann::json>& j) {
 
 }  // namespace
 
-std::size_t write_results(const SweepPlan& plan, const std::filesystem::path& outdir) {
+SweepTally write_results(const SweepPlan& plan, const std::filesystem::path& outdir) {
   std::string text = "case";
   for (const SweepParameter& p : plan.parameters) text.append(",").append(field(p.path));
   for (const std::string& c : kResultColumns) text.append(",").append(c);
   text += "\n";
-  std::size_t failed = 0;
+  SweepTally tally;
   for (const SweepCase& c : plan.cases) {
     text += c.id;
     for (const std::string& v : c.values) text.append(",").append(field(v));
     const std::vector<std::string> figures = row(finished_case(outdir, c));
-    failed += figures.front() != "ok";
+    tally.failed += figures.front() == "failed" || figures.front() == "not_run";
+    tally.warnings += figures.front() == "warnings";
     for (const std::string& f : figures) text.append(",").append(field(f));
     text += "\n";
   }
   AtomicFile file(outdir / "results.csv");
   std::fputs(text.c_str(), file.get());
   file.commit();
-  return failed;
+  return tally;
 }
 
 }  // namespace surfdb::cli

@@ -13,8 +13,13 @@ namespace surfdb::cli {
 /// The columns after the case id and the parameters.
 extern const std::vector<std::string> kResultColumns;
 
-/// Writes OUTDIR/results.csv atomically; a case not finished gets status "not_run". Returns the
-/// number of failed cases.
-std::size_t write_results(const SweepPlan& plan, const std::filesystem::path& outdir);
+struct SweepTally {
+  std::size_t failed = 0;    // cases that failed or did not run
+  std::size_t warnings = 0;  // cases that ran with warnings
+};
+
+/// Writes OUTDIR/results.csv atomically; each case's status is its run's (ok, warnings, failed),
+/// "failed" too when it could not run, "not_run" when it has not finished. Returns the counts.
+SweepTally write_results(const SweepPlan& plan, const std::filesystem::path& outdir);
 
 }  // namespace surfdb::cli

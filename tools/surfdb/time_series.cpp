@@ -1,13 +1,13 @@
 #include "time_series.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "number_format.hpp"
 
 namespace surfdb::cli {
 
-TimeSeries::TimeSeries(const std::filesystem::path& file, const Simulation& sim, double end_time, bool progress)
-    : out_(file), bar_("simulating", progress), end_time_(end_time) {
+std::string TimeSeries::header(const Simulation& sim) {
   std::string header = "t";
   for (const RigidBody& b : sim.model().bodies)
     for (const char* c : {"_x", "_y", "_z", "_vx", "_vy", "_vz", "_ax", "_ay", "_az"}) header += "," + b.name + c;
@@ -31,7 +31,19 @@ TimeSeries::TimeSeries(const std::filesystem::path& file, const Simulation& sim,
                           "_sliding_speed"})
       header += "," + j.name() + c;
   header += ",energy_mechanical,energy_dissipated,constraint_violation\n";
-  std::fputs(header.c_str(), out_.get());
+  return header;
+}
+
+std::uint64_t TimeSeries::estimated_bytes(const Simulation& sim, double end_time, double interval) {
+  const std::string head = header(sim);
+  const double columns = static_cast<double>(std::count(head.begin(), head.end(), ',') + 1);
+  const double bytes = static_cast<double>(head.size()) + (end_time / interval + 2) * columns * kBytesPerValue;
+  return bytes < 1.8e19 ? static_cast<std::uint64_t>(bytes) : UINT64_MAX;
+}
+
+TimeSeries::TimeSeries(const std::filesystem::path& file, const Simulation& sim, double end_time, bool progress)
+    : out_(file), bar_("simulating", progress), end_time_(end_time) {
+  std::fputs(header(sim).c_str(), out_.get());
 }
 
 void TimeSeries::output(const Simulation& sim, double t, const double* y, double violation) {

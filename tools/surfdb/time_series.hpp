@@ -32,6 +32,12 @@ class TimeSeries : public RunObserver {
  public:
   TimeSeries(const std::filesystem::path& file, const Simulation& sim, double end_time, bool progress);
 
+  /// The first line: the columns' names.
+  static std::string header(const Simulation& sim);
+  /// The file's size for a run to end_time with rows every `interval` (s), the rows of impacts
+  /// left out: an estimate to refuse absurd runs before they fill the disk.
+  static std::uint64_t estimated_bytes(const Simulation& sim, double end_time, double interval);
+
   void output(const Simulation& sim, double t, const double* y, double violation) override;
   void accepted(const Simulation&, double t, const double*) override {
     bar_.update(static_cast<std::uint64_t>(1000 * t / end_time_), 1000);
@@ -41,6 +47,8 @@ class TimeSeries : public RunObserver {
   void finish_progress() { bar_.finish(); }
 
  private:
+  static constexpr double kBytesPerValue = 12;  // a shortest round-trip number and its comma, on average
+
   AtomicFile out_;
   ProgressBar bar_;
   double end_time_;  // s

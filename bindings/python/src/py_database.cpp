@@ -206,7 +206,8 @@ void bind_database(py::module_& m) {
       .def_property_readonly("info", &info, "Grid, records, domain, periodicity, unit and source, as a dict.")
       .def("verify", [](const DatabaseHandle& h) { return h.db->first_damaged_record(); },
            py::call_guard<py::gil_scoped_release>(),
-           "Checks every record; returns 0 when all are intact, else the first damaged record's number.")
+           "Checks every record's checksum and values; returns 0 when all are intact, else the number of the\n"
+           "first damaged data record (data records are numbered from 1, as `surfdb verify` names them).")
       .def("binding", [](const std::shared_ptr<DatabaseHandle>& h, std::optional<std::pair<unsigned, unsigned>> window,
                          const std::string& residency, const std::string& interpolation) {
              const RecordLayout& l = h->db->layout();

@@ -55,9 +55,23 @@ py::dict simulate(const std::string& path, std::optional<double> end_time, const
     d["solver_failures"] = c.solver_failures;
     d["pairs_touched"] = c.pairs_touched;
     d["max_points"] = c.max_points;
+    d["deep_appearances"] = c.deep_appearances;
     contacts.append(d);
   }
+  py::list warnings;
+  for (const RunWarning& w : run.health.warnings()) {
+    py::dict d;
+    d["kind"] = to_string(w.kind);
+    d["subject"] = w.subject;
+    d["count"] = w.count;
+    d["first_time"] = w.first_time;
+    d["worst"] = w.worst;
+    d["message"] = run.health.describe(w);
+    warnings.append(d);
+  }
   py::dict summary;
+  summary["status"] = to_string(run.health.status());
+  summary["warnings"] = warnings;
   summary["end_time"] = run.end_time;
   summary["steps"] = run.steps;
   summary["rhs_evaluations"] = run.rhs_evaluations;
@@ -79,8 +93,9 @@ void bind_simulation(py::module_& m) {
         "Runs a scenario file (docs/scenario.md) with surfdb's multibody loop. output(t, bodies) is\n"
         "called at t = 0 and each output instant, bodies a (body count, 13) array: position (m),\n"
         "Euler parameters, velocity (m/s), angular velocity (body axes, rad/s). Returns the\n"
-        "summary: end_time, steps, rhs_evaluations, integrator_failures, energy, constraint_drift,\n"
-        "contacts.");
+        "summary: status ('ok', 'warnings' or 'failed'), warnings (each a dict: kind, subject, count,\n"
+        "first_time, worst, message), end_time, steps, rhs_evaluations, integrator_failures, energy,\n"
+        "constraint_drift, contacts.");
 }
 
 }  // namespace surfdb::python

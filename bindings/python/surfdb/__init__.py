@@ -12,7 +12,11 @@ The loops over points run in C++: pass whole arrays, not one point per call.
 """
 from typing import NamedTuple
 
-import numpy as np
+try:
+    import numpy as np
+except ModuleNotFoundError as e:  # the compiled module needs it too
+    raise ImportError("surfdb needs numpy, which this Python (" + __import__("sys").executable + ") lacks: "
+                      "apt-get install python3-numpy, or pip install numpy") from e
 
 from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Database, DegenerateGeometry, Error,
                       FormatError, Mount, ScenarioError, convert, faces, simulate)

@@ -14,9 +14,15 @@ struct surfdb_simulation {
   std::vector<double> y;  // the bodies' initial state, then the final one
   surfdb::RunSettings settings;
   bool ran = false;
+  surfdb::RunHealth health;            // the run's, once it ran
+  std::vector<std::string> messages;   // per warning: its line
 };
 
 namespace {
+
+static_assert(static_cast<int>(surfdb::RunStatus::ok) == SURFDB_RUN_OK &&
+              static_cast<int>(surfdb::RunStatus::warnings) == SURFDB_RUN_WARNINGS &&
+              static_cast<int>(surfdb::RunStatus::failed) == SURFDB_RUN_FAILED);
 
 using surfdb::capi::fail;
 using surfdb::capi::guarded;
@@ -75,6 +81,8 @@ surfdb_status surfdb_simulation_run(surfdb_simulation* sim, double end_time, sur
     CallbackObserver observer(output, user);
     sim->ran = true;
     const surfdb::RunStatistics run = sim->sim->run(sim->y, settings, observer);
+    sim->health = run.health;
+    for (const surfdb::RunWarning& w : run.health.warnings()) sim->messages.push_back(run.health.describe(w));
     if (!summary) return;
     summary->end_time = run.end_time;
     summary->steps = run.steps;
@@ -83,6 +91,8 @@ surfdb_status surfdb_simulation_run(surfdb_simulation* sim, double end_time, sur
     summary->final_energy = sim->sim->mechanical_energy(sim->y.data());
     summary->dissipated_energy = sim->sim->dissipated_energy(sim->y.data());
     summary->constraint_drift = run.constraint_drift;
+    summary->run_status = static_cast<surfdb_run_status>(run.health.status());
+    summary->warning_count = static_cast<int>(run.health.warnings().size());
   });
 }
 
@@ -95,5 +105,21 @@ surfdb_status surfdb_simulation_contact(const surfdb_simulation* sim, int index,
   out->max_indentation = s.max_indentation;
   out->impacts = s.impacts;
   out->solver_failures = static_cast<long long>(s.solver_failures);
+  return SURFDB_OK;
+}
+
+surfdb_status surfdb_simulation_warning(const surfdb_simulation* sim, int index, surfdb_run_warning* out) {
+  if (!sim || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_warning: null argument");
+  const std::vector<surfdb::RunWarning>& warnings = sim->health.warnings();
+  if (index < 0 || index >= static_cast<int>(warnings.size()))
+    return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_warning: no warning " + std::to_string(index) + " (the run has " +
+                                           std::to_string(warnings.size()) + ")");
+  const surfdb::RunWarning& w = warnings[static_cast<std::size_t>(index)];
+  out->kind = surfdb::to_string(w.kind);
+  out->subject = w.subject.c_str();
+  out->count = w.count;
+  out->first_time = w.first_time;
+  out->worst = w.worst;
+  out->message = sim->messages[static_cast<std::size_t>(index)].c_str();
   return SURFDB_OK;
 }

@@ -62,6 +62,7 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
   c.initial_penetration_tolerance = group.initial_penetration_tolerance;
   c.max_damping_ratio = group.max_damping_ratio;
   c.effective_mass = effective_mass(model, si.body, sj.body);
+  c.entry_weight = default_entry_weight(model, si.body, sj.body);
   c.friction = group.friction;
   if (group.stiffness_from_curvature) {
     if (!si.material || !sj.material)
@@ -205,6 +206,8 @@ void ContactGroup::accept(double t, int surface_i, int surface_j, const BodyStat
   const ContactStatistics& after = s.statistics;
   statistics_.impacts += after.impacts - before.impacts;
   statistics_.solver_failures += after.solver_failures - before.solver_failures;
+  statistics_.deep_appearances += after.deep_appearances - before.deep_appearances;
+  statistics_.deepest_appearance = std::max(statistics_.deepest_appearance, after.deepest_appearance);
   statistics_.max_points = std::max(statistics_.max_points, after.max_points);
   statistics_.max_indentation = std::max(statistics_.max_indentation, after.max_indentation);
   if (!std::isnan(after.first_contact_time) &&

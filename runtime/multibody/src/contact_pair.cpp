@@ -5,6 +5,15 @@
 
 namespace surfdb {
 
+double default_entry_weight(const MultibodyModel& model, int body_i, int body_j) {
+  constexpr double kWeightFactor = 10, kStandardGravity = 9.80665;
+  double mass = INFINITY;
+  for (int body : {body_i, body_j})
+    if (body != kGround) mass = std::min(mass, model.bodies[static_cast<std::size_t>(body)].mass);
+  const double g = model.gravity.norm();
+  return kWeightFactor * mass * (g > 0 ? g : kStandardGravity);
+}
+
 ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
   if (const auto* f = std::get_if<FreeformSurfaces>(&spec_.geometry))
     state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
@@ -85,6 +94,16 @@ ContactForces ContactPair::forces(std::size_t k) const {
   f.elastic_energy = K * std::pow(contact.indentation, n + 1) / (n + 1);
   f.tangential = friction_force(spec_.friction, f.normal, contact.tangential_velocity);
   return f;
+}
+
+double ContactPair::entry_depth(const ContactResult& contact, double v) const {
+  const NormalLaw law = law_at(contact);
+  const double n = std::visit([](const auto& l) { return l.exponent; }, law);
+  const double K = std::visit([](const auto& l) { return l.stiffness; }, law);
+  const double by_weight = std::pow(spec_.entry_weight.value_or(0) / K, 1 / n);
+  const double m = spec_.effective_mass.value_or(INFINITY);
+  const double by_approach = std::pow((n + 1) * m * v * v / (2 * K), 1 / (n + 1));  // K d^(n+1) / (n+1) = m v^2 / 2
+  return std::max(by_weight, by_approach);
 }
 
 void ContactPair::end_episode(std::size_t k, double t, std::vector<ImpactRecord>& ended) {
@@ -194,8 +213,14 @@ void ContactPair::accept(double t, std::vector<ImpactRecord>& ended) {
     const int impacts = m.impacts;
     update_impact(m, active(k) ? results[k] : kApart);
     stats.impacts += m.impacts;
-    if (m.impacts != impacts)
+    if (m.impacts != impacts) {
       s.episodes[k] = {t, NAN, m.impact_velocity, results[k].indentation, forces(k).normal};
+      // Twice the entry depth: the first step in contact may overshoot a little.
+      if (results[k].indentation > 2 * entry_depth(results[k], m.impact_velocity)) {
+        ++stats.deep_appearances;
+        stats.deepest_appearance = std::max(stats.deepest_appearance, results[k].indentation);
+      }
+    }
     else if (was_in_contact && !m.in_contact)
       end_episode(k, t, ended);
   }

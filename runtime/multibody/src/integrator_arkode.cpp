@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "sundials_messages.hpp"
+
 namespace surfdb {
 namespace {
 // Internal steps ARKODE may take per call before it gives up: in effect no limit (one step per call).
@@ -32,6 +34,7 @@ struct ArkodeIntegrator::Impl {
   void* arkode = nullptr;
   double t = 0;
   std::exception_ptr rhs_error{};  // thrown by the system inside ARKODE, rethrown after it returns
+  SundialsMessages messages{};
 
   // No exception may unwind through ARKODE's C frames: a negative return stops ARKODE at once.
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* self) {
@@ -82,20 +85,26 @@ void ArkodeIntegrator::reset(double t0, const double* y0) {
   d.check(ERKStepSetUserData(d.arkode, &d), "user data");
   d.check(ERKStepSStolerances(d.arkode, d.options.relative_tolerance, d.options.absolute_tolerance), "tolerances");
   d.check(ERKStepSetMaxStep(d.arkode, d.options.max_step), "max step");
+  d.check(ERKStepSetErrHandlerFn(d.arkode, &SundialsMessages::handle, &d.messages), "error handler");
   d.check(ERKStepSetMaxNumSteps(d.arkode, kMaxInternalSteps), "max steps");
+}
+
+void ArkodeIntegrator::set_warning_handler(IntegratorWarningHandler handler) {
+  impl_->messages.warning = std::move(handler);
 }
 
 double ArkodeIntegrator::step(double t_stop) {
   Impl& d = *impl_;
   d.check(ERKStepSetStopTime(d.arkode, t_stop), "stop time");
   sunrealtype reached = d.t;
+  d.messages.t = d.t;
   const int flag = ERKStepEvolve(d.arkode, t_stop, d.y, &reached, ARK_ONE_STEP);
   if (d.rhs_error) std::rethrow_exception(std::exchange(d.rhs_error, nullptr));
   if (flag < 0)
-    throw std::runtime_error("ARKODE Dormand-Prince failed at t = " + std::to_string(d.t) + " s (" + flag_name(flag) +
-                             ", flag " + std::to_string(flag) +
-                             "): the error test failed repeatedly or the step became too small; look for a "
-                             "discontinuity in the model or loosen relative_tolerance and absolute_tolerance");
+    throw IntegratorError(d.messages.failure(
+        "ARKODE Dormand-Prince failed (" + flag_name(flag) + ", flag " + std::to_string(flag) +
+        "): the error test failed repeatedly or the step became too small; look for a discontinuity in the model or "
+        "loosen relative_tolerance and absolute_tolerance"));
   d.t = reached;
   return reached;
 }

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "grouped_jacobian.hpp"
+#include "sundials_messages.hpp"
 
 namespace surfdb {
 namespace {
@@ -77,6 +78,7 @@ struct CvodeIntegrator::Impl {
   std::exception_ptr rhs_error{};  // thrown by the system inside CVODE, rethrown after it returns
   JacobianBlocks blocks{};         // BDF, when the system knows its Jacobian's structure
   GroupedJacobian grouped{};
+  SundialsMessages messages{};
 
   // No exception may unwind through CVODE's C frames: a negative return stops CVODE at once.
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* self) {
@@ -151,6 +153,7 @@ void CvodeIntegrator::reset(double t0, const double* y0) {
   if (!d.cvode) throw std::runtime_error("CVODE: cannot create the integrator");
   d.check(CVodeInit(d.cvode, &Impl::rhs, t0, d.y), "init");
   d.check(CVodeSetUserData(d.cvode, &d), "user data");
+  d.check(CVodeSetErrHandlerFn(d.cvode, &SundialsMessages::handle, &d.messages), "error handler");
   d.check(CVodeSStolerances(d.cvode, d.options.relative_tolerance, d.options.absolute_tolerance), "tolerances");
   d.check(CVodeSetMaxStep(d.cvode, d.options.max_step), "max step");
   d.check(CVodeSetMaxNumSteps(d.cvode, kMaxInternalSteps), "max steps");
@@ -168,15 +171,20 @@ void CvodeIntegrator::reset(double t0, const double* y0) {
   d.started = true;
 }
 
+void CvodeIntegrator::set_warning_handler(IntegratorWarningHandler handler) {
+  impl_->messages.warning = std::move(handler);
+}
+
 double CvodeIntegrator::step(double t_stop) {
   Impl& d = *impl_;
   d.check(CVodeSetStopTime(d.cvode, t_stop), "stop time");
   sunrealtype reached = d.t;
+  d.messages.t = d.t;
   const int flag = CVode(d.cvode, t_stop, d.y, &reached, CV_ONE_STEP);
   if (d.rhs_error) std::rethrow_exception(std::exchange(d.rhs_error, nullptr));
   if (flag < 0)
-    throw std::runtime_error("CVODE failed at t = " + std::to_string(d.t) + " s (flag " + std::to_string(flag) +
-                             "): the step size became too small or the error test failed repeatedly");
+    throw IntegratorError(d.messages.failure("CVODE failed (flag " + std::to_string(flag) +
+                                             "): the step size became too small or the error test failed repeatedly"));
   d.t = reached;
   return reached;
 }

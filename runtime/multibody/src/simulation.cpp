@@ -18,6 +18,7 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Sta
   find_joint_groups();
   for (ContactPair& p : pairs) {
     p.default_effective_mass(effective_mass(model_, p.spec().body_i, p.spec().body_j));
+    p.default_entry_weight(default_entry_weight(model_, p.spec().body_i, p.spec().body_j));
     for (int b : {p.spec().body_i, p.spec().body_j}) state_bodies_.push_back(b);
     contacts_.emplace_back(std::move(p));
   }

@@ -2,6 +2,7 @@
 // embedding samples, the tests).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@
 #include "surfdb/multibody/integrator_arkode.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
 #include "surfdb/multibody/simulation.hpp"
+#include "health_monitor.hpp"
 
 namespace surfdb {
 namespace {
@@ -16,6 +18,8 @@ namespace {
 // Output instants within this of a scheduled time count as reaching it (s): fixed steps add up
 // to k h with round-off.
 constexpr double kTimeSlack = 1e-12;
+// More fixed steps than this would take years: an end time or a step mistyped.
+constexpr double kMaxFixedSteps = 1e12;
 
 // Decides after each accepted step whether it is an output instant.
 class OutputClock {
@@ -47,6 +51,12 @@ void check(const RunSettings& s) {
   if (!(s.output.interval > 0)) throw std::invalid_argument("output interval must be positive");
   const bool fixed = s.integrator == IntegratorKind::ab4 || s.integrator == IntegratorKind::rk4;
   if (fixed && !(s.step > 0)) throw std::invalid_argument("fixed step must be positive");
+  if (fixed && !(s.end_time / s.step <= kMaxFixedSteps)) {
+    char text[128];
+    std::snprintf(text, sizeof text, "end time %g s at a fixed step of %g s is %g steps, more than 1e12", s.end_time,
+                  s.step, s.end_time / s.step);
+    throw std::invalid_argument(text);
+  }
 }
 
 }  // namespace
@@ -59,38 +69,51 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
   RunStatistics stats;
   const std::clock_t cpu0 = std::clock();
   std::vector<double> scratch(y.size());
+  check_surface_joints(y.data());
+  accept(0, y.data());
+  stats.initial_energy = mechanical_energy(y.data());
+  HealthMonitor monitor(*this, settings.health, stats.initial_energy, stats.health);
   const auto output = [&](double t, const double* state) {
     derivative(t, state, scratch.data());  // the joint reactions at this very state
     const double violation = dynamics_.position_violation(t, state);
     stats.constraint_drift = std::max(stats.constraint_drift, violation);
+    monitor.at_output(t, violation);
     observer.output(*this, t, state, violation);
   };
-  check_surface_joints(y.data());
-  accept(0, y.data());
-  stats.initial_energy = mechanical_energy(y.data());
   output(0, y.data());
   OutputClock clock(settings.output, settings.end_time, contacts_.size());
+  // Returns false when the run cannot go on from this step.
   const auto after_step = [&](double t, const double* state) {
     ++stats.steps;
     accept(t, state);
-    if (clock.due(*this, t)) output(t, state);
+    const bool healthy = monitor.after_step(t, state);
+    if (healthy && clock.due(*this, t)) output(t, state);
     observer.accepted(*this, t, state);
+    return healthy;
   };
   double t = 0;
   const auto fixed_steps = [&](auto& integrator) {
     const long count = std::lround(settings.end_time / settings.step);
-    for (long k = 1; k <= count; ++k) {
+    long k = 1;
+    for (bool healthy = true; k <= count && healthy; ++k) {
       integrator.step(*this, t, settings.step, y.data());
       t = static_cast<double>(k) * settings.step;
-      after_step(t, y.data());
+      healthy = after_step(t, y.data());
     }
-    return count;
+    return k - 1;
   };
   const auto variable_steps = [&](VariableStepIntegrator& integrator) {
+    integrator.set_warning_handler([&stats](double at, const char* message) {
+      stats.health.note(HealthKind::integrator_message, "integrator", at, 0, message);
+    });
     integrator.reset(0, y.data());
-    while (t < settings.end_time) {
-      t = integrator.step(settings.end_time);
-      after_step(t, integrator.state());
+    try {
+      for (bool healthy = true; t < settings.end_time && healthy;) {
+        t = integrator.step(settings.end_time);
+        healthy = after_step(t, integrator.state());
+      }
+    } catch (const IntegratorError& e) {
+      stats.health.note(HealthKind::integrator_failure, "integrator", t, 0, e.what());
     }
     std::copy(integrator.state(), integrator.state() + size(), y.begin());
     stats.rhs_evaluations = integrator.rhs_evaluations();
@@ -113,6 +136,7 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
     variable_steps(cvode);
   }
   stats.end_time = t;
+  stats.health.set_steps(stats.steps);
   stats.cpu_seconds = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
   return stats;
 }

@@ -95,6 +95,8 @@ void ScenarioReader::read_simulation(const toml::table& root) {
   run.cvode.absolute_tolerance = r_.positive(*sim, "absolute_tolerance", "simulation", defaults.absolute_tolerance);
   run.cvode.max_step = r_.positive(*sim, "max_step", "simulation", defaults.max_step);
   run.output.interval = r_.positive(*sim, "output_interval", "simulation", OutputSchedule{}.interval);
+  run.health.energy_gain = r_.positive(*sim, "energy_gain_tolerance", "simulation", HealthLimits{}.energy_gain);
+  run.health.constraint_drift = r_.positive(*sim, "max_constraint_drift", "simulation", HealthLimits{}.constraint_drift);
   s_.model.gravity = r_.vec3(*sim, "gravity", "simulation", Vector3d(0, 0, -9.81));
   const double gain = r_.positive(*sim, "stabilisation_gain", "simulation", Stabilisation{}.beta);
   s_.stabilisation.alpha = s_.stabilisation.beta = gain;

@@ -14,6 +14,10 @@ namespace {
 
 NormalLaw law_from(const Reader& r, const toml::table& t, const std::string& where, double stiffness) {
   const std::string name = r.text(t, "law", where, std::string("hertz"));
+  constexpr const char* kLaws[] = {"hertz", "hunt_crossley", "lankarani_nikravesh", "flores", "gonthier"};
+  if (std::find(std::begin(kLaws), std::end(kLaws), name) == std::end(kLaws))
+    r.fail(*t.get("law"), where + ".law",
+           "unknown law '" + name + "' (hertz, hunt_crossley, lankarani_nikravesh, flores, gonthier, elastic_foundation)");
   const double n = r.positive(t, "exponent", where, 1.5);
   if (name == "hertz") return Hertz{stiffness, n};
   const double cr = r.number(t, "restitution", where);
@@ -21,9 +25,7 @@ NormalLaw law_from(const Reader& r, const toml::table& t, const std::string& whe
   if (name == "hunt_crossley") return HuntCrossley{stiffness, n, cr};
   if (name == "lankarani_nikravesh") return LankaraniNikravesh{stiffness, n, cr};
   if (name == "flores") return FloresEtAl{stiffness, n, cr};
-  if (name == "gonthier") return Gonthier{stiffness, n, cr};
-  r.fail(*t.get("law"), where + ".law",
-         "unknown law '" + name + "' (hertz, hunt_crossley, lankarani_nikravesh, flores, gonthier, elastic_foundation)");
+  return Gonthier{stiffness, n, cr};
 }
 
 void check_kinds(const ContactSurface& i, const ContactSurface& j, bool areal) {

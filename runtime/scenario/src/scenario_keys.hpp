@@ -11,9 +11,9 @@ namespace surfdb::scenario_keys {
 inline constexpr std::array<std::string_view, 7> kTables{"simulation", "body", "joint", "driver", "spring", "surface",
                                                          "contact"};
 
-inline constexpr std::array<std::string_view, 9> kSimulation{
-    "end_time", "integrator",      "step",    "relative_tolerance", "absolute_tolerance", "max_step", "output_interval",
-    "gravity",  "stabilisation_gain"};
+inline constexpr std::array<std::string_view, 11> kSimulation{
+    "end_time", "integrator",         "step",    "relative_tolerance", "absolute_tolerance", "max_step", "output_interval",
+    "gravity",  "stabilisation_gain", "energy_gain_tolerance", "max_constraint_drift"};
 inline constexpr std::array<std::string_view, 7> kBody{"name", "mass", "inertia", "position", "orientation", "velocity",
                                                        "angular_velocity"};
 inline constexpr std::array<std::string_view, 14> kJoint{

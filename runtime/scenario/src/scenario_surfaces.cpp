@@ -121,6 +121,8 @@ void ScenarioReader::mesh_table_grid(int surface) {
 void ScenarioReader::read_table(const toml::table& t, const std::string& where, ContactSurface& spec) {
   spec.kind = ContactSurface::Kind::table;
   const std::filesystem::path file = path_.parent_path() / r_.text(t, "table", where);
+  if (std::error_code ec; !std::filesystem::exists(file, ec))
+    r_.fail(*t.get("table"), where + ".table", "no such file or directory: " + file.string());
   std::vector<std::uint32_t> faces;
   if (t.get("faces")) {
     const toml::array* list = t.get("faces")->as_array();

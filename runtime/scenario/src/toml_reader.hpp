@@ -25,7 +25,10 @@ inline constexpr std::string_view kOverrideOrigin = "--set ";
 /// A scenario file parsed; a missing file or a TOML error is a ScenarioError naming the file
 /// (and the line).
 inline toml::table parse_scenario_file(const std::filesystem::path& path) {
-  if (!std::filesystem::is_regular_file(path)) throw ScenarioError(path.string() + ": no such scenario file");
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw ScenarioError(path.string() + ": no such scenario file");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ScenarioError(path.string() + ": not a regular file (a directory, a FIFO or a device), not a scenario file");
   try {
     return toml::parse_file(path.string());
   } catch (const toml::parse_error& e) {

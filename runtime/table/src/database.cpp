@@ -20,6 +20,7 @@
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/integrity.hpp"
 #include "surfdb/formats/scalar.hpp"
+#include "surfdb/formats/surface_set.hpp"
 #include "surfdb/table/node_tree.hpp"
 
 namespace surfdb {
@@ -112,6 +113,9 @@ std::shared_ptr<const Database> Database::open(const std::filesystem::path& path
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) throw FormatError(name + ": no such file");
+  if (std::filesystem::is_directory(status) && std::filesystem::exists(path / kManifestName, ec))
+    throw FormatError(name + ": a surface set (a directory of tables, one per face), not a table: name one of its "
+                             "tables (`surfdb info " + name + "` lists them) or use the set in a scenario");
   if (!std::filesystem::is_regular_file(status)) throw FormatError(name + ": not a regular file");
   const std::uint64_t size = std::filesystem::file_size(path, ec);
   if (ec) throw FormatError(name + ": " + ec.message());

@@ -32,12 +32,33 @@ typedef struct surfdb_contact_summary {
   long long solver_failures;  /* accepted steps whose detection did not solve */
 } surfdb_contact_summary;
 
+/* A run's status (docs/scenario.md, "The health of a run"): ok; ran to its end with warnings; or
+ * failed, stopped early at end_time (the integrator gave up, the state turned NaN). */
+typedef enum surfdb_run_status {
+  SURFDB_RUN_OK = 0,
+  SURFDB_RUN_WARNINGS = 1,
+  SURFDB_RUN_FAILED = 2
+} surfdb_run_status;
+
 typedef struct surfdb_run_summary {
   double end_time;  /* s, reached */
   long long steps, rhs_evaluations;
   double initial_energy, final_energy, dissipated_energy; /* J */
   double constraint_drift;                                /* largest position-level violation */
+  surfdb_run_status run_status;
+  int warning_count; /* read each with surfdb_simulation_warning */
 } surfdb_run_summary;
+
+/* One warning of a run; the strings live until the simulation is closed. */
+typedef struct surfdb_run_warning {
+  const char* kind;    /* "solver_failures", "deep_appearance", "energy_gain", "constraint_drift",
+                          "integrator_message", "integrator_failure", "non_finite_state" */
+  const char* subject; /* "contact 'ball_plate'", "body 'ball'", "integrator", "energy", "joints" */
+  long long count;
+  double first_time; /* s */
+  double worst;      /* the kind's magnitude: depth (m), energy gain (J), violation */
+  const char* message; /* the line `surfdb simulate` prints */
+} surfdb_run_warning;
 
 /* Reads and checks a scenario file (tables relative to its folder). */
 surfdb_status surfdb_simulation_open(const char* scenario, surfdb_simulation** out);
@@ -51,6 +72,8 @@ surfdb_status surfdb_simulation_run(surfdb_simulation* sim, double end_time, sur
                                     void* user, surfdb_run_summary* summary);
 /* After the run: contact `index` (0-based, the file's order). */
 surfdb_status surfdb_simulation_contact(const surfdb_simulation* sim, int index, surfdb_contact_summary* out);
+/* After the run: warning `index` (0-based, below the summary's warning_count). */
+surfdb_status surfdb_simulation_warning(const surfdb_simulation* sim, int index, surfdb_run_warning* out);
 
 #ifdef __cplusplus
 }

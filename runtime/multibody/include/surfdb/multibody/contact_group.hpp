@@ -47,6 +47,8 @@ struct GroupStatistics {
   std::size_t max_points = 0;         // the most contact points one pair held at once
   std::size_t pairs_touched = 0;      // distinct pairs that have touched
   double max_area = 0;                // m^2, the largest contact area at an accepted step (areal pairs)
+  long deep_appearances = 0;          // summed over pairs (ContactStatistics)
+  double deepest_appearance = 0;      // m
 };
 
 /// The group at the last accepted step, summed over its pairs.

@@ -83,6 +83,11 @@ struct ContactSpec {
   /// Simulation sets m_i m_j / (m_i + m_j) from its model's bodies (the ground's infinite).
   double max_damping_ratio = 1;
   std::optional<double> effective_mass{};
+  /// N: a point that begins an impact deeper than both the law carrying this weight and the
+  /// indentation its approach velocity could reach (all its kinetic energy, of effective_mass,
+  /// stored elastically) is counted as a deep appearance (ContactStatistics). Unset, a Simulation
+  /// sets ten times the lighter body's weight (standard gravity when the scene has none).
+  std::optional<double> entry_weight{};
 };
 
 struct ContactStatistics {
@@ -91,6 +96,8 @@ struct ContactStatistics {
   std::uint64_t solver_failures = 0;  // accepted steps where some slot's detection did not solve
   int impacts = 0;                    // contact episodes begun (a point crossing an edge continues one)
   std::size_t max_points = 0;         // the most contact points held at once
+  long deep_appearances = 0;          // impacts begun deeper than their entry (ContactSpec::entry_weight)
+  double deepest_appearance = 0;      // m, the deepest of those
 };
 
 /// One impact: a contact point's episode from the first accepted step in contact to the first
@@ -124,6 +131,10 @@ struct ContactForces {
   double elastic_energy = 0;                             // J, K delta^(n+1) / (n+1)
 };
 
+/// Ten times the weight of the lighter of bodies i and j (N; standard gravity when the model has
+/// none): the default ContactSpec::entry_weight.
+double default_entry_weight(const MultibodyModel& model, int body_i, int body_j);
+
 class ContactPair {
  public:
   /// A free-form specification gets its detector here (bindings with their windows; the
@@ -153,6 +164,13 @@ class ContactPair {
   void default_effective_mass(double kg) {
     if (!spec_.effective_mass) spec_.effective_mass = kg;
   }
+  /// Sets the specification's entry weight where it is unset.
+  void default_entry_weight(double newtons) {
+    if (!spec_.entry_weight) spec_.entry_weight = newtons;
+  }
+  /// The depth beyond which an impact beginning at contact c with approach velocity v (m/s) counts
+  /// as a deep appearance, m (ContactSpec::entry_weight).
+  double entry_depth(const ContactResult& c, double v) const;
   /// The normal law at a contact: the pair's, with the stiffness from the curvatures there when
   /// the specification asks for it.
   NormalLaw law_at(const ContactResult& contact) const;

@@ -21,6 +21,7 @@ class ArkodeIntegrator : public VariableStepIntegrator {
   ArkodeIntegrator& operator=(const ArkodeIntegrator&) = delete;
 
   void reset(double t0, const double* y0) override;
+  void set_warning_handler(IntegratorWarningHandler handler) override;
   double step(double t_stop) override;
   const double* state() const override;
   long steps() const override;

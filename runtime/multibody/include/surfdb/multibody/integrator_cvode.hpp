@@ -31,6 +31,7 @@ class CvodeIntegrator : public VariableStepIntegrator {
   CvodeIntegrator& operator=(const CvodeIntegrator&) = delete;
 
   void reset(double t0, const double* y0) override;
+  void set_warning_handler(IntegratorWarningHandler handler) override;
   double step(double t_stop) override;
   const double* state() const override;
   long steps() const override;

@@ -3,7 +3,22 @@
 // impacts, move storage windows, write output), and their counts for the run's statistics.
 #pragma once
 
+#include <functional>
+#include <stdexcept>
+
 namespace surfdb {
+
+/// The integrator gave up (the step size too small, the error test or the corrector failing
+/// repeatedly); its message carries SUNDIALS' own account of it.
+class IntegratorError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Receives SUNDIALS' warnings (e.g. "t + h = t on the next step") with the time they concern (s),
+/// instead of SUNDIALS printing them on standard error. Called from inside SUNDIALS: it must not
+/// throw.
+using IntegratorWarningHandler = std::function<void(double t, const char* message)>;
 
 class VariableStepIntegrator {
  public:
@@ -11,8 +26,11 @@ class VariableStepIntegrator {
 
   /// Starts (or restarts) at time t0 (s) from the state y0 (the system's size() numbers).
   virtual void reset(double t0, const double* y0) = 0;
+  /// Where SUNDIALS' warnings go from now on; unset, they are dropped. Errors come with the
+  /// IntegratorError that step() throws.
+  virtual void set_warning_handler(IntegratorWarningHandler handler) = 0;
   /// Takes one internal step, never past t_stop (s), and returns the time reached; state() is the
-  /// state there. Throws std::runtime_error when the integrator fails (the step size too small,
+  /// state there (on failure, the last accepted one). Throws IntegratorError when the integrator fails (the step size too small,
   /// the error test failing repeatedly); an exception thrown by the system's derivative() is
   /// caught before it reaches SUNDIALS' C frames, the integrator is stopped with a failure code,
   /// and the exception is rethrown here.

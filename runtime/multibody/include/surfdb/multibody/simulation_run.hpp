@@ -3,6 +3,7 @@
 #pragma once
 
 #include "surfdb/multibody/integrator_cvode.hpp"
+#include "surfdb/multibody/run_health.hpp"
 
 namespace surfdb {
 
@@ -25,6 +26,7 @@ struct RunSettings {
   double step = 1e-6;  // s, for ab4 and rk4
   CvodeOptions cvode{};  // for adams, bdf and dormand_prince (the CVODE method is set from `integrator`)
   OutputSchedule output{};
+  HealthLimits health{};
 };
 
 /// Receives what a run produces. Both calls may be ignored.
@@ -50,6 +52,8 @@ struct RunStatistics {
   double cpu_seconds = 0;        // process CPU time spent in run()
   double initial_energy = 0;     // J, mechanical, at t = 0
   double constraint_drift = 0;   // largest position-level violation at the output instants
+  /// What went wrong: the run's status and warnings. A failed run stopped at end_time.
+  RunHealth health{};
 };
 
 }  // namespace surfdb

@@ -1,0 +1,40 @@
+// Watches a run for what makes it doubtful (run_health.hpp): after each accepted step the
+// contacts' solver failures and deep appearances, the energy balance and the state's finiteness;
+// at each output instant the constraints' drift. Allocates only when it notes something new.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "surfdb/multibody/run_health.hpp"
+
+namespace surfdb {
+
+class Simulation;
+
+class HealthMonitor {
+ public:
+  /// Starts from the accepted initial state y (t = 0) with the mechanical energy energy0 (J).
+  HealthMonitor(const Simulation& sim, const HealthLimits& limits, double energy0, RunHealth& health);
+
+  /// After the step accepted at (t, y). Returns false when the run cannot go on (a NaN or an
+  /// infinity in the state).
+  bool after_step(double t, const double* y);
+  /// At an output instant at time t with the largest position-level constraint violation there.
+  void at_output(double t, double violation);
+
+ private:
+  bool check_finite(double t, const double* y);
+  void check_contacts(double t);
+  void check_energy(double t, const double* y);
+
+  const Simulation& sim_;
+  HealthLimits limits_;
+  RunHealth& health_;
+  double energy0_;
+  double energy_scale_;  // J, the largest of |E|, the kinetic and the elastic energy so far
+  bool energy_applies_;  // no drivers: nothing but the contacts exchanges work with the bodies
+  std::vector<std::uint64_t> failures_, appearances_, joint_failures_;  // last seen, per contact and surface joint
+};
+
+}  // namespace surfdb

@@ -571,13 +571,15 @@ def trial_table(surfdb, table, work, single):
 # Parts: list, convert, match
 
 def readme_faces(cad_dir):
-    """{file name: face count} from the table in the CAD directory's README.md."""
+    """{file name: face count} from the tables in the CAD directory's README.md: a row's second cell
+    starts with the count ("160" or "160 (assembly: 18 solids)")."""
     path = os.path.join(cad_dir, "README.md")
     faces = {}
     for line in open(path) if os.path.exists(path) else []:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 2 and cells[1].isdigit():
-            faces[cells[0]] = int(cells[1])
+        count = re.match(r"(\d+)(\s|$)", cells[1]) if len(cells) >= 2 else None
+        if count:
+            faces[cells[0]] = int(count.group(1))
     return faces
 
 

@@ -140,7 +140,7 @@ const Matrix3d kInertiaB = Vector3d(2e-4, 3e-4, 2.5e-4).asDiagonal();  // not a 
 
 }  // namespace
 
-TEST_CASE("an oblique frictional impact of two free balls keeps momentum and angular momentum; E + W = E0") {
+TEST_CASE("an oblique frictional impact of two free balls keeps momentum and angular momentum, and E + W = E0") {
   // catches: friction or the normal force on body j not the opposite of body i's, body j's torque
   // as F x r or about the wrong point, friction power counted with the wrong sign.
   AnalyticContact spheres;
@@ -160,7 +160,7 @@ TEST_CASE("an oblique frictional impact of two free balls keeps momentum and ang
   check_balance(b, 1e-9, 5e-4);  // measured 1.1e-4
 }
 
-TEST_CASE("a ball sliding round inside a free shell's cavity keeps momentum and angular momentum; E + W = E0") {
+TEST_CASE("a ball sliding round inside a free shell's cavity keeps momentum and angular momentum, and E + W = E0") {
   // No gravity: the ball, launched along the wall without spin, presses on it by m v^2 / (R - r)
   // and is braked by friction until it rolls; the shell takes what the ball loses.
   constexpr double R = 0.05, r = 0.01, m = 0.05;
@@ -189,7 +189,7 @@ TEST_CASE("a ball sliding round inside a free shell's cavity keeps momentum and 
   check_balance(b, 1e-9, 3e-5);  // measured 3.4e-6
 }
 
-TEST_CASE("three free balls in a contact group (broad phase) keep momentum and angular momentum; E + W = E0") {
+TEST_CASE("three free balls in a contact group (broad phase) keep momentum and angular momentum, and E + W = E0") {
   MultibodyModel model = two_bodies(kInertiaB);
   model.bodies.push_back({"c", 0.2, Matrix3d::Identity() * 0.4 * 0.2 * 0.03 * 0.03});
   const auto sphere = [](const char* name, int body, double radius) {
@@ -215,7 +215,7 @@ TEST_CASE("three free balls in a contact group (broad phase) keep momentum and a
   check_balance(b, 1e-9, 1.5e-3);  // measured 3.0e-4
 }
 
-TEST_CASE("two free boxes in oblique areal contact (polygonal model) keep momentum and angular momentum; E + W = E0") {
+TEST_CASE("two free boxes in oblique areal contact (polygonal model) keep momentum and angular momentum, and E + W = E0") {
   const Vector3d size(0.1, 0.06, 0.04);
   const Vector3d s2 = size.cwiseProduct(size);
   const Matrix3d box_inertia = Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y()).asDiagonal();
@@ -296,7 +296,7 @@ TEST_CASE("a ball held in a free shell's cavity by a surface joint keeps momentu
   CHECK(sim.mechanical_energy(y.data()) == relative(e0, 1e-7));
 }
 
-TEST_CASE("a ball launched sliding on a plane dissipates m v0^2 / 7 by the time it rolls; E + W = E0") {
+TEST_CASE("a ball launched sliding on a plane dissipates m v0^2 / 7 by the time it rolls, and E + W = E0") {
   // catches: friction power counted with the wrong sign or not at all, friction at the centre (no
   // torque: the ball never rolls and dissipates everything), mu applied twice.
   constexpr double kMass = 0.17, kRadius = 0.028575, kG = 9.81, K = 1e8, v0 = 2, mu = 0.2;

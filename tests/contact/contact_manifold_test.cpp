@@ -45,7 +45,7 @@ bool same_bits(const ContactResult& a, const ContactResult& b) {
 
 }  // namespace
 
-TEST_CASE("a manifold evaluated again at the very same states keeps its answers; changed velocities are seen") {
+TEST_CASE("a manifold evaluated again at the very same states keeps its answers, and changed velocities are seen") {
   FreeformManifold m = ball_in_cup();
   const BodyState cup = at(Vector3d::Zero());
   const Vector3d v(0.02, -0.01, -0.3);  // m/s, the ball approaching the cup's bottom

@@ -218,7 +218,7 @@ TEST_CASE("a contact beyond the cup's rim reports outside_domain, never NaN") {
   CHECK(back.indentation == relative(1e-5, 1e-8));
 }
 
-TEST_CASE("a contact is set up with its node trees; a damaged record fails the search that reads it") {
+TEST_CASE("a contact is set up with its node trees, and a damaged record fails the search that reads it") {
   // The trees are built at construction (milliseconds: a few nodes per record), not in an
   // integrator's right-hand side; the records a search descends into are verified as it reads
   // them, so damage is reported where it is used, naming the record.

@@ -75,7 +75,7 @@ TEST_CASE("the sphere as master converges to pi c R delta^2 as the mesh is refin
   CHECK(previous < 0.02);
 }
 
-TEST_CASE("a box resting flat carries c A delta and no torque; tilted, the restoring torque of the closed form") {
+TEST_CASE("a box resting flat carries c A delta and no torque, and tilted, the restoring torque of the closed form") {
   const Eigen::Vector3d size(0.1, 0.06, 0.04);
   const double delta = 5e-4, A = size.x() * size.y();
   const auto box = test::box(size, 20).build();

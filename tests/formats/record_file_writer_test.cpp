@@ -276,7 +276,7 @@ TEST_CASE("an existing destination that is not a regular file is refused") {
   CHECK(entries(dir.path()) == 3);
 }
 
-TEST_CASE("temporaries carry the writer's PID; stale ones of dead processes are removed") {
+TEST_CASE("temporaries carry the writer's PID, and stale ones of dead processes are removed") {
   TempDir dir;
   const Header h = small_header();
   RecordFileWriter w(dir / "a.sdb", h.layout);

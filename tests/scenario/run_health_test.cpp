@@ -102,7 +102,7 @@ TEST_CASE("healthy scenes report nothing: a bounce with restitution, a slide wit
   }
 }
 
-TEST_CASE("a state that turns infinite stops the run as failed, naming the body; CVODE fails on it") {
+TEST_CASE("a state that turns infinite stops the run as failed, naming the body, and CVODE fails on it") {
   // A spring of 1e308 N/m stretched 10 m: its force overflows to infinity at once.
   const auto scene = [](const std::string& integrator) {
     return "[simulation]\nend_time = 0.05\n" + integrator +

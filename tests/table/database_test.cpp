@@ -127,7 +127,7 @@ TEST_CASE("a record whose flags are not whole numbers below 2^32 is refused thou
 // catches: a finiteness check that misses the record's last node, reads float32 records as
 // float64 (or the other way), tests the wrong bits (a mantissa bit, the sign), or takes the
 // largest finite value or a subnormal for infinite.
-TEST_CASE("a record holding NaN or an infinity is refused, copied or mapped; the largest finite and subnormal values are not") {
+TEST_CASE("a record holding NaN or an infinity is refused, copied or mapped, and the largest finite and subnormal values are not") {
   const std::uint64_t bad_record = 6, last_slot = 29;
   const int last_value_column = kFlagsColumn - 1;  // k2, the last value before the flags
   for (const std::uint32_t scalar : {8u, 4u}) {

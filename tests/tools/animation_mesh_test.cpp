@@ -95,7 +95,7 @@ Eigen::Vector3d local(const SurfaceMount& mount, const Eigen::Vector3d& p) {
 
 }  // namespace
 
-TEST_CASE("a sphere: vertices at its radius, normals outward, closed; area and volume approach 4 pi r^2 and 4/3 pi r^3 from below") {
+TEST_CASE("a sphere: vertices at its radius, normals outward, closed, and area and volume approach 4 pi r^2 and 4/3 pi r^3 from below") {
   ContactSurface s = primitive(ContactSurface::Kind::sphere);
   s.radius = 0.01;
   const SurfaceMesh mesh = tessellate(s, 0);

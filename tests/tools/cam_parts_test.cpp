@@ -280,7 +280,7 @@ TEST_CASE("cam checks catch a wrong profile: e' with the wrong sign, the offset 
   CHECK(kPlateHalfWidth > 2 * kLift / kRiseAngle + 5);
 }
 
-TEST_CASE("cam parts: the face numbers cam_parts.hpp gives; the follower's crowned face touches y = 0 along x") {
+TEST_CASE("cam parts: the face numbers cam_parts.hpp gives, and the follower's crowned face touches y = 0 along x") {
   // surfdb numbers faces in OpenCASCADE's exploration order, from 1.
   const auto first_face = [](const TopoDS_Shape& shape) { return TopoDS::Face(TopExp_Explorer(shape, TopAbs_FACE).Current()); };
   CHECK(BRepAdaptor_Surface(first_face(cam(Follower::flat, 360))).GetType() == GeomAbs_SurfaceOfExtrusion);

@@ -82,7 +82,7 @@ values = ["ab4"]
   CHECK(keys.size() == 6);
 }
 
-TEST_CASE("zip pairs the k-th values; an evenly spaced range includes both ends") {
+TEST_CASE("zip pairs the k-th values, and an evenly spaced range includes both ends") {
   test::TempDir dir;
   const SweepPlan p = plan_of(dir, R"(
 combine = "zip"
@@ -103,7 +103,7 @@ values = [0.1, 0.2, 0.3, 0.4]
   }
 }
 
-TEST_CASE("a Latin hypercube has one sample in each stratum; a seed gives the same samples") {
+TEST_CASE("a Latin hypercube has one sample in each stratum, and a seed gives the same samples") {
   for (const std::size_t n : {1u, 7u, 100u}) {
     const std::vector<double> x = latin_hypercube(2.0, 5.0, n, 42);
     REQUIRE(x.size() == n);

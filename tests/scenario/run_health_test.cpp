@@ -87,7 +87,7 @@ TEST_CASE("a ball that slides onto the plate's face from beyond its edge, 1 mm l
   CHECK(h.describe(*deep).find("contact 'ball_plate': 1 contact point appeared deeper") == 0);
 }
 
-TEST_CASE("healthy scenes report nothing: a bounce with restitution, a slide with friction, a ball at rest") {
+TEST_CASE("healthy scenes report nothing: a bounce with restitution, a slide with friction") {
   SUBCASE("a drop with Hunt-Crossley restitution 0.5: energy dissipated, none gained") {
     const Outcome o = run(ball_on_plate("end_time = 0.2\n", "position = [0.05, 0.05, 0.015]\n",
                                         "law = \"hunt_crossley\"\nrestitution = 0.5\n"));
@@ -115,11 +115,12 @@ TEST_CASE("a state that turns infinite stops the run as failed, naming the body,
   const RunWarning* nan = find(rk4.stats.health, HealthKind::non_finite_state);
   REQUIRE(nan);
   CHECK(nan->subject == "body 'ball'");
-  CHECK(nan->first_time == 1e-4);  // the first step
-  CHECK(rk4.stats.end_time == 1e-4);
-  CHECK(rk4.stats.steps == 1);
+  CHECK(nan->first_time == 1e-4);  // the first step, undone: the run ends where it began
+  CHECK(rk4.stats.end_time == 0);
+  CHECK(rk4.stats.steps == 0);
+  CHECK(rk4.y[2] == 0);  // the ball's z: the last accepted state, finite
 
-  const Outcome adams = run(scene(""));
+  const Outcome adams = run(scene("integrator = \"adams\"\n"));
   CHECK(adams.stats.health.status() == RunStatus::failed);
   const RunWarning* failure = find(adams.stats.health, HealthKind::integrator_failure);
   REQUIRE(failure);

@@ -130,6 +130,8 @@ import csv, sys
 a, b = csv.DictReader(open(sys.argv[1]))
 assert a["status"] == "ok" and b["status"] == "failed", (a, b)
 assert b["message"] == "--set contact.ball-cup.stiffness=-1e+09: contact 'ball-cup'.stiffness: must be positive", b
+# A case that could not run has its CPU time in its own column, no warnings, no figures.
+assert float(b["cpu_seconds"]) >= 0 and b["warnings"] == "" and b["steps"] == "", b
 PY
 grep -q "warning: 2 cases: 1 ok, 0 with warnings, 1 failed; wrote" "$dir/bad.err" && ok || bad "no warning: $(cat "$dir/bad.err")"
 

@@ -72,7 +72,8 @@ std::vector<std::string> row(const std::optional<nlohmann::json>& j) {
   }
   if (j->contains("contacts")) return summary_figures(*j);
   out.front() = "failed";
-  out[kResultColumns.size() - 2] = json_number((*j)["sweep_case"], "cpu_seconds");
+  const auto cpu = std::find(kResultColumns.begin(), kResultColumns.end(), "cpu_seconds");
+  out[static_cast<std::size_t>(cpu - kResultColumns.begin())] = json_number((*j)["sweep_case"], "cpu_seconds");
   out.back() = (*j)["error"].get<std::string>();
   return out;
 }

@@ -91,7 +91,7 @@ surfdb_status surfdb_simulation_run(surfdb_simulation* sim, double end_time, sur
     summary->final_energy = sim->sim->mechanical_energy(sim->y.data());
     summary->dissipated_energy = sim->sim->dissipated_energy(sim->y.data());
     summary->constraint_drift = run.constraint_drift;
-    summary->run_status = static_cast<surfdb_run_status>(run.health.status());
+    summary->run_status = static_cast<int>(run.health.status());
     summary->warning_count = static_cast<int>(run.health.warnings().size());
   });
 }

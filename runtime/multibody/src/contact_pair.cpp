@@ -7,9 +7,9 @@ namespace surfdb {
 
 double default_entry_weight(const MultibodyModel& model, int body_i, int body_j) {
   constexpr double kWeightFactor = 10, kStandardGravity = 9.80665;
-  double mass = INFINITY;
+  double mass = 0;  // the heavier body's: a light body may carry a heavy one's load
   for (int body : {body_i, body_j})
-    if (body != kGround) mass = std::min(mass, model.bodies[static_cast<std::size_t>(body)].mass);
+    if (body != kGround) mass = std::max(mass, model.bodies[static_cast<std::size_t>(body)].mass);
   const double g = model.gravity.norm();
   return kWeightFactor * mass * (g > 0 ? g : kStandardGravity);
 }

@@ -12,14 +12,15 @@ namespace {
 
 std::string named(const char* what, const std::string& name) { return std::string(what) + " '" + name + "'"; }
 
-// The energy balance's rounding floor, relative to the energy scale: below this no gain is seen.
-constexpr double kEnergyFloor = 1e-12;
+// The energy balance's rounding, relative to |E0| (the sum carries terms of that size): no gain
+// below it is seen, in a scene where nothing moves too.
+constexpr double kRoundingFloor = 1e-12;
 
 }  // namespace
 
 HealthMonitor::HealthMonitor(const Simulation& sim, const HealthLimits& limits, double energy0, RunHealth& health)
-    : sim_(sim), limits_(limits), health_(health), energy0_(energy0), energy_scale_(std::abs(energy0)),
-      energy_applies_(sim.model().drivers.empty()), failures_(sim.contacts().size()),
+    : sim_(sim), limits_(limits), health_(health), energy0_(energy0), potential_min_(INFINITY),
+      potential_max_(-INFINITY), energy_applies_(sim.model().drivers.empty()), failures_(sim.contacts().size()),
       appearances_(sim.contacts().size()), joint_failures_(sim.surface_joints().size()) {
   for (std::size_t c = 0; c < sim.contacts().size(); ++c) {
     failures_[c] = sim.contacts()[c].statistics().solver_failures;
@@ -29,11 +30,9 @@ HealthMonitor::HealthMonitor(const Simulation& sim, const HealthLimits& limits, 
     joint_failures_[k] = sim.surface_joints()[k].statistics().solver_failures;
 }
 
-bool HealthMonitor::after_step(double t, const double* y) {
-  if (!check_finite(t, y)) return false;
+void HealthMonitor::after_step(double t, const double* y) {
   check_contacts(t);
   if (energy_applies_) check_energy(t, y);
-  return true;
 }
 
 void HealthMonitor::at_output(double t, double violation) {
@@ -43,7 +42,7 @@ void HealthMonitor::at_output(double t, double violation) {
   health_.note(HealthKind::constraint_drift, "joints", t, violation, bound);
 }
 
-bool HealthMonitor::check_finite(double t, const double* y) {
+bool HealthMonitor::finite(double t, const double* y) {
   const int n = sim_.size();
   for (int k = 0; k < n; ++k) {
     if (std::isfinite(y[k])) continue;
@@ -84,13 +83,18 @@ void HealthMonitor::check_contacts(double t) {
 }
 
 // E + W - E0 may not rise beyond the bound: a jump into a contact, a step too coarse, a sign wrong.
+// The scale is made of differences only (the potential's range, not its value), so that where the
+// origin lies does not change the bound.
 void HealthMonitor::check_energy(double t, const double* y) {
   double elastic = 0;
   for (const ContactGroup& g : sim_.contacts()) elastic += g.output().elastic_energy;
-  const double energy = sim_.mechanical_energy(y);
-  energy_scale_ = std::max({energy_scale_, std::abs(energy), sim_.dynamics().kinetic_energy(y), elastic});
-  const double gain = energy + sim_.dissipated_energy(y) - energy0_;
-  if (gain > std::max(limits_.energy_gain, kEnergyFloor) * energy_scale_)
+  const double energy = sim_.mechanical_energy(y), dissipated = sim_.dissipated_energy(y);
+  const double kinetic = sim_.dynamics().kinetic_energy(y), potential = energy - kinetic - elastic;
+  potential_min_ = std::min(potential_min_, potential);
+  potential_max_ = std::max(potential_max_, potential);
+  energy_scale_ = std::max({energy_scale_, kinetic, elastic, dissipated, potential_max_ - potential_min_});
+  const double gain = energy + dissipated - energy0_;
+  if (gain > limits_.energy_gain * energy_scale_ + kRoundingFloor * std::abs(energy0_))
     health_.note(HealthKind::energy_gain, "energy", t, gain);
 }
 

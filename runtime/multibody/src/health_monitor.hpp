@@ -17,14 +17,15 @@ class HealthMonitor {
   /// Starts from the accepted initial state y (t = 0) with the mechanical energy energy0 (J).
   HealthMonitor(const Simulation& sim, const HealthLimits& limits, double energy0, RunHealth& health);
 
-  /// After the step accepted at (t, y). Returns false when the run cannot go on (a NaN or an
-  /// infinity in the state).
-  bool after_step(double t, const double* y);
+  /// Before a step's state y at time t is accepted: false, noted, when it holds a NaN or an
+  /// infinity (the run cannot go on from it).
+  bool finite(double t, const double* y);
+  /// After the step accepted at (t, y).
+  void after_step(double t, const double* y);
   /// At an output instant at time t with the largest position-level constraint violation there.
   void at_output(double t, double violation);
 
  private:
-  bool check_finite(double t, const double* y);
   void check_contacts(double t);
   void check_energy(double t, const double* y);
 
@@ -32,7 +33,8 @@ class HealthMonitor {
   HealthLimits limits_;
   RunHealth& health_;
   double energy0_;
-  double energy_scale_;  // J, the largest of |E|, the kinetic and the elastic energy so far
+  double energy_scale_ = 0;  // J, the largest kinetic, elastic and dissipated energy and potential range so far
+  double potential_min_, potential_max_;  // J, the potential energy's range so far (its origin is arbitrary)
   bool energy_applies_;  // no drivers: nothing but the contacts exchanges work with the bodies
   std::vector<std::uint64_t> failures_, appearances_, joint_failures_;  // last seen, per contact and surface joint
 };

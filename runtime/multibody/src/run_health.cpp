@@ -60,7 +60,7 @@ std::string RunHealth::describe(const RunWarning& w) const {
     case HealthKind::integrator_failure:
       return w.subject + ": " + w.message + "; the run stopped at " + first;
     case HealthKind::non_finite_state:
-      return w.subject + ": NaN or infinity in its state at " + first + "; the run stopped there";
+      return w.subject + ": NaN or infinity in its state at " + first + "; the run stopped at the step before";
   }
   return w.subject;
 }

@@ -82,23 +82,30 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
   };
   output(0, y.data());
   OutputClock clock(settings.output, settings.end_time, contacts_.size());
-  // Returns false when the run cannot go on from this step.
+  // Returns false, the step not accepted, when the state at t cannot be carried on (not finite).
   const auto after_step = [&](double t, const double* state) {
+    if (!monitor.finite(t, state)) return false;
     ++stats.steps;
     accept(t, state);
-    const bool healthy = monitor.after_step(t, state);
-    if (healthy && clock.due(*this, t)) output(t, state);
+    monitor.after_step(t, state);
+    if (clock.due(*this, t)) output(t, state);
     observer.accepted(*this, t, state);
-    return healthy;
+    return true;
   };
   double t = 0;
+  // A step whose state is not finite is undone: y and t stay the last accepted ones.
   const auto fixed_steps = [&](auto& integrator) {
     const long count = std::lround(settings.end_time / settings.step);
+    std::vector<double> last(y.size());
     long k = 1;
-    for (bool healthy = true; k <= count && healthy; ++k) {
+    for (; k <= count; ++k) {
+      std::copy(y.begin(), y.end(), last.begin());
       integrator.step(*this, t, settings.step, y.data());
+      if (!after_step(static_cast<double>(k) * settings.step, y.data())) {
+        y = last;
+        break;
+      }
       t = static_cast<double>(k) * settings.step;
-      healthy = after_step(t, y.data());
     }
     return k - 1;
   };
@@ -108,9 +115,10 @@ RunStatistics Simulation::run(std::vector<double>& y, const RunSettings& setting
     });
     integrator.reset(0, y.data());
     try {
-      for (bool healthy = true; t < settings.end_time && healthy;) {
-        t = integrator.step(settings.end_time);
-        healthy = after_step(t, integrator.state());
+      while (t < settings.end_time) {
+        const double reached = integrator.step(settings.end_time);
+        if (!after_step(reached, integrator.state())) break;  // (CVODE and ARKODE accept no NaN step)
+        t = reached;
       }
     } catch (const IntegratorError& e) {
       stats.health.note(HealthKind::integrator_failure, "integrator", t, 0, e.what());

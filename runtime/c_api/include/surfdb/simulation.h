@@ -40,12 +40,16 @@ typedef enum surfdb_run_status {
   SURFDB_RUN_FAILED = 2
 } surfdb_run_status;
 
+/* surfdb_run_summary gained run_status and warning_count at its end in API version 2: a program
+ * built against an older header passes a shorter struct and must be rebuilt. */
+#define SURFDB_SIMULATION_API_VERSION 2
+
 typedef struct surfdb_run_summary {
   double end_time;  /* s, reached */
   long long steps, rhs_evaluations;
   double initial_energy, final_energy, dissipated_energy; /* J */
   double constraint_drift;                                /* largest position-level violation */
-  surfdb_run_status run_status;
+  int run_status;    /* a surfdb_run_status */
   int warning_count; /* read each with surfdb_simulation_warning */
 } surfdb_run_summary;
 
@@ -53,7 +57,8 @@ typedef struct surfdb_run_summary {
 typedef struct surfdb_run_warning {
   const char* kind;    /* "solver_failures", "deep_appearance", "energy_gain", "constraint_drift",
                           "integrator_message", "integrator_failure", "non_finite_state" */
-  const char* subject; /* "contact 'ball_plate'", "body 'ball'", "integrator", "energy", "joints" */
+  const char* subject; /* "contact 'ball_plate'", "surface joint 'cam'", "body 'ball'", "integrator",
+                          "energy", "joints" */
   long long count;
   double first_time; /* s */
   double worst;      /* the kind's magnitude: depth (m), energy gain (J), violation */

@@ -86,7 +86,7 @@ struct ContactSpec {
   /// N: a point that begins an impact deeper than both the law carrying this weight and the
   /// indentation its approach velocity could reach (all its kinetic energy, of effective_mass,
   /// stored elastically) is counted as a deep appearance (ContactStatistics). Unset, a Simulation
-  /// sets ten times the lighter body's weight (standard gravity when the scene has none).
+  /// sets ten times the heavier body's weight (standard gravity when the scene has none).
   std::optional<double> entry_weight{};
 };
 
@@ -131,7 +131,7 @@ struct ContactForces {
   double elastic_energy = 0;                             // J, K delta^(n+1) / (n+1)
 };
 
-/// Ten times the weight of the lighter of bodies i and j (N; standard gravity when the model has
+/// Ten times the weight of the heavier of bodies i and j (N; standard gravity when the model has
 /// none): the default ContactSpec::entry_weight.
 double default_entry_weight(const MultibodyModel& model, int body_i, int body_j);
 

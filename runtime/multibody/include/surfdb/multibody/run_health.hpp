@@ -46,10 +46,13 @@ struct RunWarning {
 
 /// Bounds beyond which a run's measures are reported.
 struct HealthLimits {
-  /// Of the energy scale (the largest magnitude of the mechanical energy, the kinetic and the
-  /// elastic energy reached): the mechanical energy plus the dissipated work may rise this far
-  /// above its start. Checked only in scenes without drivers (a driver does work).
-  double energy_gain = 1e-3;
+  /// Of the energy scale (the largest kinetic, elastic and dissipated energy and the range of
+  /// the potential energy reached, none of which depends on where the origin lies): the
+  /// mechanical energy plus the dissipated
+  /// work may rise this far above its start. Checked only in scenes without drivers (a driver does
+  /// work). Not tighter: the contact models' own bookkeeping of friction work is consistent to
+  /// about 1e-4 of it for point contacts and 1 % for the polygonal model on tilted elements.
+  double energy_gain = 2e-2;
   /// m (or rad): the largest position-level constraint violation at the output instants.
   double constraint_drift = 1e-4;
 };

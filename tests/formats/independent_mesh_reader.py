@@ -31,13 +31,13 @@ import math
 import os
 import re
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doc_reading import Checks, run, section, tables  # noqa: E402
 from xxh64 import xxh64  # noqa: E402
 
 STRUCT = {"u32": "<I", "u64": "<Q", "f64": "<d"}
@@ -53,29 +53,11 @@ class Refused(Exception):
 # --- the text ---------------------------------------------------------------------------------
 
 
-def section(text, title):
-    """Lines under the heading 'title' (any level) up to the next heading of that level or above."""
-    lines = text.splitlines()
-    for k, line in enumerate(lines):
-        m = re.match(r"(#+) (.*)", line)
-        if m and m.group(2) == title:
-            level = len(m.group(1))
-            end = next((j for j in range(k + 1, len(lines))
-                        if re.match(r"#{1,%d} " % level, lines[j])), len(lines))
-            return lines[k + 1:end]
-    raise AssertionError(f"docs/format.md has no section '{title}'")
-
-
-def table_rows(lines):
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines if line.startswith("|")]
-    return rows[2:]
-
-
 class Spec:
     """What docs/format.md says of mesh files, parsed from its tables and sentences."""
 
     def __init__(self, text):
-        layout = {row[0]: row for row in table_rows(section(text, "Layout"))}
+        layout = {row[0]: row for row in tables(section(text, "Layout"))[0]}
         self.header_bytes = int(layout["header"][1])
         assert int(layout["header"][2]) == 0, "the header starts at byte 0"
         self.vertex_bytes = int(re.fullmatch(r"(\d+) V", layout["vertex block"][1]).group(1))
@@ -85,7 +67,7 @@ class Spec:
             "the text no longer says vertices are three f64 and triangles three u32"
         assert self.vertex_bytes == 3 * 8 and self.triangle_bytes == 3 * 4
         self.fields, self.magic = {}, None
-        for offset, kind, name, meaning in table_rows(section(text, "Mesh header")):
+        for offset, kind, name, meaning in tables(section(text, "Mesh header"))[0]:
             if kind in ("—", "-"):  # the reserved bytes: "zero up to 504"
                 self.reserved = int(offset), int(re.search(r"up to (\d+)", meaning).group(1))
                 continue
@@ -214,23 +196,6 @@ def edge_census(triangles):
 
 
 # --- the test harness -------------------------------------------------------------------------
-
-
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def __call__(self, condition, what):
-        if condition:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}", flush=True)
-        return condition
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
 def info_json(surfdb, path):

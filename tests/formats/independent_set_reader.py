@@ -34,13 +34,13 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doc_reading import Checks, run, section, tables  # noqa: E402
 from xxh64 import xxh64  # noqa: E402
 
 STRUCT = {"u16": "<H", "u32": "<I", "u64": "<Q", "f64": "<d"}
@@ -52,29 +52,6 @@ class Refused(Exception):
 
 
 # --- the texts --------------------------------------------------------------------------------
-
-
-def section(text, title):
-    lines = text.splitlines()
-    for k, line in enumerate(lines):
-        m = re.match(r"(#+) (.*)", line)
-        if m and m.group(2) == title:
-            level = len(m.group(1))
-            end = next((j for j in range(k + 1, len(lines)) if re.match(r"#{1,%d} " % level, lines[j])), len(lines))
-            return lines[k + 1:end]
-    raise AssertionError(f"no section '{title}'")
-
-
-def tables(lines):
-    """Every markdown table in lines: a list of row lists (header and rule skipped)."""
-    found, current = [], []
-    for line in lines + [""]:
-        if line.startswith("|"):
-            current.append([c.strip() for c in line.strip().strip("|").split("|")])
-        elif current:
-            found.append(current[2:])
-            current = []
-    return found
 
 
 class Spec:
@@ -295,23 +272,6 @@ def read_set(spec, directory, nodes=False):
 
 
 # --- the harness ------------------------------------------------------------------------------
-
-
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def __call__(self, condition, what):
-        if condition:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}", flush=True)
-        return condition
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True)
 
 
 def list_faces(surfdb, part):

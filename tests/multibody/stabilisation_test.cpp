@@ -18,35 +18,21 @@
 #include "surfdb/multibody/dynamics.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
+#include "../support/placed_joints.hpp"
 
 using namespace surfdb;
+using surfdb::test::Placed;
 using Eigen::Matrix3d;
 using Eigen::Quaterniond;
 using Eigen::Vector3d;
 
 namespace {
 
-struct Placed {
-  Vector3d r;
-  Quaterniond q;
-};
-
-// A joint given in world axes at the bodies' nominal placement: each body's frame is the world
-// point and axes seen from that body.
-Joint joint_between(JointType type, int body_i, int body_j, const std::vector<Placed>& at, const Vector3d& point,
-                    const Matrix3d& world_axes) {
-  const auto frame = [&](int body) {
-    if (body == kGround) return JointFrame{point, world_axes};
-    const Matrix3d A = at[static_cast<std::size_t>(body)].q.toRotationMatrix();
-    return JointFrame{A.transpose() * (point - at[static_cast<std::size_t>(body)].r), A.transpose() * world_axes};
-  };
-  Joint j;
-  j.type = type;
-  j.body_i = body_i;
-  j.body_j = body_j;
-  j.frame_i = frame(body_i);
-  j.frame_j = frame(body_j);
-  // A universal joint's cross axes: x_j along y_i at assembly (x_i . x_j = 0).
+// A joint as placed_joints.hpp makes it; a universal joint's cross axes: x_j along y_i at
+// assembly (x_i . x_j = 0).
+Joint placed_joint(JointType type, int body_i, int body_j, const std::vector<Placed>& at, const Vector3d& point,
+                   const Matrix3d& world_axes) {
+  Joint j = test::joint_between(type, body_i, body_j, at, point, world_axes);
   if (type == JointType::universal)
     j.frame_j.axes = j.frame_j.axes * Eigen::AngleAxisd(std::numbers::pi / 2, Vector3d::UnitZ()).toRotationMatrix();
   return j;
@@ -110,7 +96,7 @@ MultibodyModel one_body(JointType type, const std::vector<Placed>& at) {
   MultibodyModel model;
   model.gravity = Vector3d::Zero();
   model.bodies = {{"link", 2.0, Vector3d(0.01, 0.02, 0.03).asDiagonal()}};
-  model.joints = {joint_between(type, kGround, 0, at, Vector3d(0.1, 0.2, 0.3), kTilted)};
+  model.joints = {placed_joint(type, kGround, 0, at, Vector3d(0.1, 0.2, 0.3), kTilted)};
   return model;
 }
 
@@ -157,7 +143,7 @@ TEST_CASE("a revolute and a fixed joint between two free bodies both off them de
                   {"b", 0.5, Vector3d(4e-3, 2e-3, 3e-3).asDiagonal()}};
   for (const JointType type : {JointType::revolute, JointType::fixed}) {
     CAPTURE(name_of(type));
-    model.joints = {joint_between(type, 0, 1, at, Vector3d(0.4, 0.1, 0.05), kTilted)};
+    model.joints = {placed_joint(type, 0, 1, at, Vector3d(0.4, 0.1, 0.05), kTilted)};
     const Decay d = run_off_joint(model, at_rest_off(at, 2), Stabilisation{20, 20, 100}, 0.3, Welds::constrain);
     MESSAGE(name_of(type) << " between two bodies: |Phi0| " << d.largest_start << ", worst " << d.worst);
     CHECK(d.largest_start > 1e-4);

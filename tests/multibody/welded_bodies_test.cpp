@@ -10,38 +10,18 @@
 
 #include "surfdb/multibody/dynamics.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
+#include "../support/placed_joints.hpp"
 
 using namespace surfdb;
+using surfdb::test::joint_between;
+using surfdb::test::Placed;
 using Eigen::Matrix3d;
 using Eigen::Quaterniond;
 using Eigen::Vector3d;
 
 namespace {
 
-struct Placed {
-  Vector3d r;
-  Quaterniond q;
-};
-
 Matrix3d axes_of(const Quaterniond& q) { return q.normalized().toRotationMatrix(); }
-
-// A joint given in world axes at t = 0, as a scenario gives it: each body's frame is the world
-// point and axes seen from that body.
-Joint joint_between(JointType type, int body_i, int body_j, const std::vector<Placed>& at, const Vector3d& point,
-                    const Matrix3d& world_axes) {
-  const auto frame = [&](int body) {
-    if (body == kGround) return JointFrame{point, world_axes};
-    const Matrix3d A = axes_of(at[static_cast<std::size_t>(body)].q);
-    return JointFrame{A.transpose() * (point - at[static_cast<std::size_t>(body)].r), A.transpose() * world_axes};
-  };
-  Joint j;
-  j.type = type;
-  j.body_i = body_i;
-  j.body_j = body_j;
-  j.frame_i = frame(body_i);
-  j.frame_j = frame(body_j);
-  return j;
-}
 
 // An arm on a spherical joint at the origin carrying a cup (welded as body j) and a weight (welded as
 // body i), and two free bodies welded to each other. Bodies placed at t = 0, each with its own axes.

@@ -112,6 +112,20 @@ SetFace face_from(const json& j, const std::string& where, std::uint32_t part_fa
   return face;
 }
 
+std::optional<SetEdgesEntry> edges_entry_from(const Fields& top) {
+  const json& edges = top.at("edges");
+  if (edges.is_null()) return std::nullopt;
+  if (!edges.is_object()) top.wrong("edges", "an object or null");
+  const Fields f{edges, top.where + ", edges"};
+  SetEdgesEntry e{f.text("file"), f.whole("count"), 0};
+  if (e.file != kEdgesName) f.wrong("file", "\"edges.json\"");
+  const std::string hash = f.text("xxh64");
+  if (hash.size() != 16 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+    f.wrong("xxh64", "16 lower-case hexadecimal digits");
+  e.checksum = std::stoull(hash, nullptr, 16);
+  return e;
+}
+
 std::string read_text(const std::filesystem::path& path, const std::string& where) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FormatError(where + ": cannot read " + path.string());
@@ -148,6 +162,25 @@ Header read_table_header(const std::filesystem::path& dir, const SetManifest& m,
   return h;
 }
 
+// The edges file, checked against the manifest's entry.
+std::vector<SetEdge> read_edges(const std::filesystem::path& dir, const SetManifest& m, const std::string& set_name) {
+  const std::filesystem::path path = dir / m.edges->file;
+  const std::string where = set_name + ", " + m.edges->file;
+  std::error_code ec;
+  const auto status = std::filesystem::symlink_status(path, ec);
+  if (!std::filesystem::exists(status)) throw FormatError(where + ": the edges file is missing");
+  if (!std::filesystem::is_regular_file(status)) throw FormatError(where + ": not a regular file");
+  const std::string text = read_text(path, set_name);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+  if (checksum({bytes, text.size()}) != m.edges->checksum)
+    throw FormatError(where + ": its checksum does not match the manifest's (damaged, or from another conversion)");
+  std::vector<SetEdge> edges = decode_edges(text, where, m.part_faces);
+  if (edges.size() != m.edges->count)
+    throw FormatError(where + ": holds " + std::to_string(edges.size()) + " edges, the manifest says " +
+                      std::to_string(m.edges->count));
+  return edges;
+}
+
 }  // namespace
 
 const SetFace* SetManifest::find(std::uint32_t index) const {
@@ -178,6 +211,9 @@ std::string encode_manifest(const SetManifest& m) {
             {"faces", faces},
             {"skipped_faces", skipped}};
   j["spacing"] = m.spacing ? json(*m.spacing) : json(nullptr);
+  if (m.format_version >= 2)
+    j["edges"] = m.edges ? json{{"file", m.edges->file}, {"count", m.edges->count}, {"xxh64", hex16(m.edges->checksum)}}
+                         : json(nullptr);
   return j.dump(2) + "\n";
 }
 
@@ -193,9 +229,10 @@ SetManifest decode_manifest(std::string_view text, const std::string& where) {
   if (top.text("format") != kFormatName) top.wrong("format", "\"surfdb surface set\"");
   SetManifest m;
   const std::uint64_t version = top.whole("format_version");
-  if (version != kSurfaceSetVersion)
+  if (version < 1 || version > kSurfaceSetVersion)
     throw FormatError(where + ": surface set format version " + std::to_string(version) +
-                      " is not supported (this surfdb reads version " + std::to_string(kSurfaceSetVersion) + ")");
+                      " is not supported (this surfdb reads versions 1 to " + std::to_string(kSurfaceSetVersion) + ")");
+  m.format_version = static_cast<std::uint32_t>(version);
   const json& source = top.at("source");
   if (!source.is_object()) top.wrong("source", "an object");
   const Fields src{source, where + ", source"};
@@ -220,6 +257,7 @@ SetManifest decode_manifest(std::string_view text, const std::string& where) {
     const Fields f{s, where + ", skipped_faces"};
     m.skipped.push_back({static_cast<std::uint32_t>(std::min<std::uint64_t>(f.whole("face"), UINT32_MAX)), f.text("reason")});
   }
+  if (version >= 2) m.edges = edges_entry_from(top);
   return m;
 }
 
@@ -235,13 +273,14 @@ SurfaceSet read_surface_set(const std::filesystem::path& set_dir) {
   std::error_code ec;
   if (!std::filesystem::exists(manifest_path, ec))
     throw FormatError(set_name + ": no " + kManifestName + " (not a surface set, or an interrupted copy)");
-  SurfaceSet set{decode_manifest(read_text(manifest_path, set_name), manifest_path.string()), {}};
+  SurfaceSet set{decode_manifest(read_text(manifest_path, set_name), manifest_path.string()), {}, {}};
   const SetManifest& m = set.manifest;
   if (m.faces.empty()) throw FormatError(manifest_path.string() + ": the set holds no faces");
   for (const SetFace& face : m.faces) set.headers.push_back(read_table_header(set_dir, m, face, set_name));
+  if (m.edges) set.edges = read_edges(set_dir, m, set_name);
   for (const auto& entry : std::filesystem::directory_iterator(set_dir)) {
     const std::string name = entry.path().filename().string();
-    if (name == kManifestName) continue;
+    if (name == kManifestName || (m.edges && name == m.edges->file)) continue;
     const bool listed = std::any_of(m.faces.begin(), m.faces.end(), [&](const SetFace& f) { return f.file == name; });
     if (!listed) throw FormatError(set_name + ": " + name + " is not listed in the manifest (a stray file in the set)");
   }

@@ -8,8 +8,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "surfdb/formats/checksum.hpp"
 #include "surfdb/formats/error.hpp"
 #include "surfdb/formats/temporary_file.hpp"
+#include "surfdb/libsurfdb/edge_sampling.hpp"
 #include "surfdb/libsurfdb/grid_spacing.hpp"
 #include "surfdb/libsurfdb/node_geometry.hpp"
 
@@ -18,7 +20,7 @@ namespace {
 
 bool set_file_name(const std::string& name) {
   const bool table = name.size() > 9 && name.rfind("face_", 0) == 0 && name.ends_with(".sdb");
-  return table || name == kManifestName || name == "index.csv";
+  return table || name == kManifestName || name == kEdgesName || name == "index.csv";
 }
 
 std::vector<std::uint32_t> chosen_faces(const CadModel& model, const SurfaceSetOptions& options) {
@@ -49,8 +51,7 @@ SetFace set_face(const CadModel& model, std::uint32_t index, const std::string& 
 }
 
 // Written and flushed to the disk before the directory is renamed into place, like the tables.
-void write_manifest(const SetManifest& manifest, const std::filesystem::path& path) {
-  const std::string text = encode_manifest(manifest);
+void write_flushed(const std::string& text, const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ok = fd >= 0 && ::fsync(fd) == 0 && ok;
@@ -137,12 +138,19 @@ SetManifest set_manifest(const CadModel& model, const SurfaceSetOptions& options
   return m;
 }
 
-void finish_surface_set(const SetManifest& manifest, TemporaryDirectory& directory, const std::filesystem::path& destination,
-                        bool replace_existing) {
+void finish_surface_set(const CadModel& model, SetManifest& manifest, TemporaryDirectory& directory,
+                        const std::filesystem::path& destination, bool replace_existing) {
   if (manifest.faces.empty())
     throw FormatError("no face of " + manifest.source_name + " could be converted: the set " + destination.string() +
                       " was not written");
-  write_manifest(manifest, directory.path / kManifestName);
+  std::vector<std::uint32_t> faces;
+  for (const SetFace& f : manifest.faces) faces.push_back(f.index);
+  const std::vector<SetEdge> edges = sample_set_edges(model, faces, manifest.spacing);
+  const std::string text = encode_edges(edges);
+  write_flushed(text, directory.path / kEdgesName);
+  manifest.edges = SetEdgesEntry{kEdgesName, edges.size(),
+                                 checksum({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()})};
+  write_flushed(encode_manifest(manifest), directory.path / kManifestName);
   commit_temporary_directory(directory, replace_existing);
 }
 
@@ -166,7 +174,7 @@ SurfaceSetReport write_surface_set(const CadModel& model, const std::vector<Plan
       report.bytes += face.bytes;
       m.faces.push_back(*face.face);
     }
-    finish_surface_set(m, dir, destination, options.replace_existing);
+    finish_surface_set(model, m, dir, destination, options.replace_existing);
   } catch (...) {
     remove_temporary_directory(dir);
     throw;

@@ -67,7 +67,17 @@ class Spec:
         self.top = {row[0].strip("`"): (row[1], row[2]) for row in manifest_tables[0]}
         self.face = {row[0].strip("`"): (row[1], row[2]) for row in manifest_tables[1]}
         self.format_name = re.fullmatch(r'`"([^"]+)"`', self.top["format"][1]).group(1)
-        self.format_version = int(re.match(r"`(\d+)`", self.top["format_version"][1]).group(1))
+        # "`2`; a reader reads `1` (...) and `2`": the version written first, then those read.
+        versions = [int(v) for v in re.findall(r"`(\d+)`", self.top["format_version"][1])]
+        self.format_version, self.versions_read = versions[0], set(versions[1:])
+        # Keys that only a version 2 manifest has ("version 2 only: ...").
+        self.version_2_keys = {k for k, (_, meaning) in self.top.items() if meaning.startswith("version 2 only")}
+        edges_tables = tables(section(set_md, "edges.json"))
+        self.edges_top = {row[0].strip("`"): (row[1], row[2]) for row in edges_tables[0]}
+        self.edge = {row[0].strip("`"): (row[1], row[2]) for row in edges_tables[1]}
+        self.edges_format = re.fullmatch(r'`"([^"]+)"`', self.edges_top["format"][1]).group(1)
+        self.edge_kinds = re.findall(r'`"(\w+)"` \(', self.edge["kind"][1])
+        self.edge_step = re.search(r"at most `spacing`/(\d+) apart", self.edge["points"][1]).group(1)
         self.source_keys = re.findall(r"`(\w+)` \(", self.top["source"][1])
         self.length_units = re.findall(r'`"(\w+)"`', self.top["length_unit"][1])
         self.orientations = re.findall(r'`"(\w+)"`', self.face["orientation"][1])
@@ -154,13 +164,15 @@ def read_table(spec, path, nodes=False):
 
 
 def of_type(value, kind):
-    """The text's types: string, integer, number or null, object, array, array of integers,
-    [integer, integer]."""
+    """The text's types: string, integer, number or null, object, object or null, array, array of
+    integers, [integer, integer], array of [x, y, z]."""
     is_int = isinstance(value, int) and not isinstance(value, bool) and value >= 0
     return {"string": isinstance(value, str),
             "integer": is_int,
             "number or null": value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)),
             "object": isinstance(value, dict),
+            "object or null": value is None or isinstance(value, dict),
+            "array of [x, y, z]": isinstance(value, list),
             "array": isinstance(value, list),
             "array of integers": isinstance(value, list) and all(of_type(v, "integer") for v in value),
             "[integer, integer]": isinstance(value, list) and len(value) == 2 and all(of_type(v, "integer") for v in value),
@@ -188,9 +200,13 @@ def read_set(spec, directory, nodes=False):
             m = json.load(f)
     except ValueError as e:
         raise Refused(f"manifest.json is not valid JSON: {e}")
-    keys_of(m, spec.top, "manifest")
-    if m["format"] != spec.format_name or m["format_version"] != spec.format_version:
-        raise Refused("format or format_version")
+    if m.get("format_version") not in spec.versions_read:
+        raise Refused("format_version")
+    version_keys = spec.top if m["format_version"] >= 2 else \
+        {k: v for k, v in spec.top.items() if k not in spec.version_2_keys}
+    keys_of(m, version_keys, "manifest")
+    if m["format"] != spec.format_name:
+        raise Refused("format")
     source = m["source"]
     if sorted(source) != sorted(spec.source_keys) or not isinstance(source["kind"], str) \
             or not isinstance(source["name"], str) or not of_type(source["faces"], "integer"):
@@ -247,6 +263,10 @@ def read_set(spec, directory, nodes=False):
         if h["source_name"] != source["name"] or h["face_index"] != face:
             raise Refused(f"face {face}: the table holds face {h['face_index']} of {h['source_name']}")
         headers[face] = h
+    has_edges = m["format_version"] >= 2 and m["edges"] is not None
+    m["edge_list"] = read_edges(spec, directory, m) if has_edges else []
+    if has_edges:
+        listed.append(m["edges"]["file"])
     stray = sorted(set(os.listdir(directory)) - set(listed) - {"manifest.json"})
     if stray:
         raise Refused(f"stray files {stray}")
@@ -269,6 +289,87 @@ def read_set(spec, directory, nodes=False):
         if any(lo > hi for lo, hi in zip(entry["bounding_box"]["min"], entry["bounding_box"]["max"])):
             raise Refused(f"face {face}: bounding box min > max")
     return m, headers
+
+
+def unit_vectors(value, count):
+    return isinstance(value, list) and len(value) == count and all(
+        isinstance(v, list) and len(v) == 3 and all(isinstance(x, (int, float)) for x in v)
+        and abs(math.sqrt(sum(x * x for x in v)) - 1) <= 1e-6 for v in value)
+
+
+def read_edges(spec, directory, m):
+    """The edges file of a version 2 set, every rule of surface-set.md's edges.json."""
+    entry = m["edges"]
+    if not isinstance(entry, dict) or sorted(entry) != ["count", "file", "xxh64"] \
+            or not re.fullmatch(r"[0-9a-f]{16}", str(entry["xxh64"])) or not of_type(entry["count"], "integer"):
+        raise Refused("edges: {file, count, xxh64}")
+    path = os.path.join(directory, str(entry["file"]))
+    if os.path.islink(path) or not os.path.isfile(path):
+        raise Refused("edges: the file is missing or not a regular file")
+    with open(path, "rb") as f:
+        data = f.read()
+    if "%016x" % xxh64(data) != entry["xxh64"]:
+        raise Refused("edges: XXH64 differs from the manifest's")
+    try:
+        e = json.loads(data)
+    except ValueError:
+        raise Refused("edges: not valid JSON")
+    keys_of(e, spec.edges_top, "edges file")
+    if e["format"] != spec.edges_format or len(e["edges"]) != entry["count"]:
+        raise Refused("edges: format, or a count other than the manifest's")
+    previous, part_faces = 0, m["source"]["faces"]
+    for edge in e["edges"]:
+        keys_of(edge, spec.edge, "edge")
+        if edge["edge"] <= previous or edge["kind"] not in spec.edge_kinds:
+            raise Refused(f"edge {edge['edge']}: out of order, repeated, or kind {edge['kind']!r}")
+        previous = edge["edge"]
+        points, sides = edge["points"], edge["sides"]
+        if len(points) < 2 or not all(isinstance(p, list) and len(p) == 3 for p in points):
+            raise Refused(f"edge {edge['edge']}: points")
+        if len(sides) != (1 if edge["kind"] == "free" else 2) or \
+                [s.get("face") for s in sides] != sorted(s.get("face") for s in sides):
+            raise Refused(f"edge {edge['edge']}: sides")
+        for side in sides:
+            if not of_type(side.get("face"), "integer") or not 1 <= side["face"] <= part_faces \
+                    or not unit_vectors(side.get("normal"), len(points)) \
+                    or not unit_vectors(side.get("inward"), len(points)):
+                raise Refused(f"edge {edge['edge']}: a side's face, normal or inward")
+    return e["edges"]
+
+
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def edge_geometry(check, spec, m, label):
+    """What the text defines the edges to be: points within each side face's box, at most
+    spacing/2 apart; normal and inward perpendicular, a step along inward staying inside the face's
+    box (a step the other way leaves it where the edge bounds the box); the kind as the text's
+    rule gives it."""
+    boxes = {e["face"]: e["bounding_box"] for e in m["faces"]}
+    step = m["spacing"] / int(spec.edge_step) if m["spacing"] else None
+    for edge in m["edge_list"]:
+        name = f"{label} edge {edge['edge']}"
+        for side in edge["sides"]:
+            box = boxes.get(side["face"])
+            if box:
+                check(all(box["min"][i] - 1e-6 <= p[i] <= box["max"][i] + 1e-6 for p in edge["points"] for i in range(3)),
+                      f"{name}: points inside face {side['face']}'s bounding box")
+                h = 1e-3 * (m["spacing"] or 1)
+                check(all(box["min"][i] - h / 10 <= p[i] + h * w[i] <= box["max"][i] + h / 10
+                          for p, w in zip(edge["points"], side["inward"]) for i in range(3)),
+                      f"{name}: a step along face {side['face']}'s inward direction stays in its bounding box")
+            check(all(abs(dot(n, w)) < 1e-9 for n, w in zip(side["normal"], side["inward"])),
+                  f"{name}: face {side['face']}'s normal perpendicular to its inward direction")
+        gaps = [math.dist(a, b) for a, b in zip(edge["points"], edge["points"][1:])]
+        if step:
+            check(max(gaps) <= step * (1 + 1e-9), f"{name}: points at most spacing/2 apart ({max(gaps)})")
+        if len(edge["sides"]) == 2:
+            s1, s2 = edge["sides"]
+            apart = [math.degrees(math.acos(max(-1, min(1, dot(a, b))))) > 1 for a, b in zip(s1["normal"], s2["normal"])]
+            convex = any(a and dot(w, n) < 0 for a, w, n in zip(apart, s1["inward"], s2["normal"]))
+            want = "convex" if convex else "concave" if any(apart) else "smooth"
+            check(edge["kind"] == want, f"{name}: kind {edge['kind']}, the rule gives {want}")
 
 
 # --- the harness ------------------------------------------------------------------------------
@@ -332,6 +433,7 @@ def against_surfdb(check, surfdb, spec, part, directory, m, headers, label):
         check(got == want, f"{label}: info's face {entry['face']}: {got} vs {want}")
     r = run([surfdb, "verify", directory])
     check(r.returncode == 0, f"{label}: surfdb verify: {r.stderr.strip()}")
+    edge_geometry(check, spec, m, label)
 
 
 def live(check, surfdb, spec, part, spacing, tmp):
@@ -361,7 +463,7 @@ def golden(check, surfdb, spec, data_dir, samples, tmp):
     check(text.decode("utf-8") == json.dumps(m, indent=2, sort_keys=True) + "\n",
           "golden: manifest.json in sorted keys, indented by two spaces, ending with a newline")
     check((m["format"], m["format_version"], m["source"], m["length_unit"], m["spacing"], m["skipped_faces"])
-          == ("surfdb surface set", 1, {"kind": "step", "name": "follower_flat.step", "faces": 6}, "mm", 20.0, []),
+          == ("surfdb surface set", 2, {"kind": "step", "name": "follower_flat.step", "faces": 6}, "mm", 20.0, []),
           "golden: the set's fields")
     want = [  # face, surface_type, orientation, grid, adjacent_faces, invalid_points, header_xxh64
         (1, "Cylinder", "forward", [2, 3], [2, 4, 5, 6], 0, "c73e81a281925c00"),
@@ -446,6 +548,10 @@ def damage_cases():
         os.rename(os.path.join(d, "face_0003.sdb"), d + ".face_0003.sdb")
         os.symlink(d + ".face_0003.sdb", os.path.join(d, "face_0003.sdb"))
 
+    def version_1(d):  # as written before edges were tabulated: read still
+        os.remove(os.path.join(d, "edges.json"))
+        manifest(lambda m: (m.pop("edges"), m.update(format_version=1)))(d)
+
     def reordered(d):  # other key order and whitespace, the same content: accepted
         p = os.path.join(d, "manifest.json")
         with open(p) as f:
@@ -468,7 +574,13 @@ def damage_cases():
         ("a table that is a symbolic link", link, True, None),
         ("manifest.json missing", lambda d: os.remove(os.path.join(d, "manifest.json")), True, None),
         ("manifest.json not JSON", write("manifest.json", b"{\"faces\": ["), True, None),
-        ("format_version 2", manifest(lambda m: m.update(format_version=2)), True, None),
+        ("format_version 3", manifest(lambda m: m.update(format_version=3)), True, None),
+        ("a version 1 manifest with the edges key", manifest(lambda m: m.update(format_version=1)), True, None),
+        ("the edges key missing", manifest(lambda m: m.pop("edges")), True, None),
+        ("the edges file missing", lambda d: os.remove(os.path.join(d, "edges.json")), True, None),
+        ("a byte of the edges file changed", flip("edges.json", 40), True, None),
+        ("the edges' count changed", manifest(lambda m: m["edges"].update(count=m["edges"]["count"] + 1)), True, None),
+        ("a version 1 set: no edges key, no edges file", version_1, False, None),
         ("format misnamed", manifest(lambda m: m.update(format="surfdb surface sets")), True, None),
         ("the key skipped_faces missing", manifest(lambda m: m.pop("skipped_faces")), True, None),
         ("a face's grid a string", manifest(lambda m: m["faces"][0].update(grid="2x3")), True, None),

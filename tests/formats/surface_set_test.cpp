@@ -1,5 +1,5 @@
-// The surface set manifest: every field survives encoding, the text is canonical, and each kind
-// of malformed manifest is refused naming the field.
+// The surface set manifest and its edges file: every field survives encoding, the text is
+// canonical, and each kind of malformed manifest or edges file is refused naming the field.
 #include "surfdb/formats/surface_set.hpp"
 
 #include <doctest/doctest.h>
@@ -34,7 +34,25 @@ SetManifest example() {
   b.adjacent = {3};
   m.faces = {a, b};
   m.skipped = {{5, "the face has an empty parameter range"}};
+  m.edges = SetEdgesEntry{kEdgesName, 2, 0xfedcba9876543210ULL};
   return m;
+}
+
+// A convex edge of faces 3 and 7 (three points) and a free edge of face 7 (two points); every
+// vector different, so swapped fields show.
+std::vector<SetEdge> example_edges() {
+  SetEdge a;
+  a.index = 4;
+  a.kind = EdgeKind::convex;
+  a.points = {{0, 0, 1}, {0.5, 0, 1}, {1, 0.25, 1}};
+  a.sides = {{3, {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}, {{0, 1, 0}, {0, 1, 0}, {0.6, 0.8, 0}}},
+             {7, {{0, -1, 0}, {0, -1, 0}, {0.8, -0.6, 0}}, {{0, 0, -1}, {0, 0, -1}, {0, 0, -1}}}};
+  SetEdge b;
+  b.index = 9;
+  b.kind = EdgeKind::free;
+  b.points = {{2, 2, 2}, {3, 2, 2}};
+  b.sides = {{7, {{1, 0, 0}, {1, 0, 0}}, {{0, 1, 0}, {0, 0, 1}}}};
+  return {a, b};
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -72,6 +90,63 @@ TEST_CASE("a manifest decodes to the manifest that was encoded, field by field")
   CHECK(d.skipped[0].index == 5);
   CHECK(d.find(7) == &d.faces[1]);
   CHECK(d.find(5) == nullptr);
+  REQUIRE(d.edges);
+  CHECK(d.edges->file == "edges.json");
+  CHECK(d.edges->count == 2);
+  CHECK(d.edges->checksum == 0xfedcba9876543210ULL);
+}
+
+TEST_CASE("a version 1 manifest, written before edges were tabulated, is read with no edges") {
+  SetManifest m = example();
+  m.format_version = 1;
+  m.edges.reset();
+  const std::string text = encode_manifest(m);
+  CHECK(text.find("edges") == std::string::npos);
+  const SetManifest d = decode_manifest(text, "m");
+  CHECK(d.format_version == 1);
+  CHECK(!d.edges);
+}
+
+TEST_CASE("edges decode to the edges that were encoded, in canonical text") {
+  const std::vector<SetEdge> e = example_edges();
+  const std::string text = encode_edges(e);
+  const std::vector<SetEdge> d = decode_edges(text, "edges.json", 12);
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].index == 4);
+  CHECK(d[0].kind == EdgeKind::convex);
+  CHECK(d[0].points == e[0].points);
+  REQUIRE(d[0].sides.size() == 2);
+  CHECK(d[0].sides[1].face == 7);
+  CHECK(d[0].sides[0].normal == e[0].sides[0].normal);
+  CHECK(d[0].sides[0].inward == e[0].sides[0].inward);
+  CHECK(d[0].sides[1].normal == e[0].sides[1].normal);
+  CHECK(d[1].kind == EdgeKind::free);
+  CHECK(d[1].sides.size() == 1);
+  CHECK(encode_edges(d) == text);
+  CHECK(text.back() == '\n');
+}
+
+TEST_CASE("malformed edges are refused naming the problem") {
+  const std::string good = encode_edges(example_edges());
+  const auto refused = [](const std::string& text, const std::string& words) {
+    try {
+      (void)decode_edges(text, "set/edges.json", 12);
+      FAIL("accepted: " << words);
+    } catch (const FormatError& e) {
+      const std::string message = e.what();
+      CHECK_MESSAGE(message.find(words) != std::string::npos, message);
+      CHECK_MESSAGE(message.find("set/edges.json") != std::string::npos, message);
+    }
+  };
+  refused("{", "not valid JSON");
+  refused(replaced(good, "surfdb surface set edges", "edges"), "\"format\"");
+  refused(replaced(good, "\"edge\":9", "\"edge\":4"), "ascending order");
+  refused(replaced(good, "\"convex\"", "\"sharp\""), "\"kind\"");
+  refused(replaced(good, "\"face\":7", "\"face\":13"), "face number of the part");
+  refused(replaced(good, "[[2.0,2.0,2.0],[3.0,2.0,2.0]]", "[[2.0,2.0,2.0]]"), "at least two points");
+  refused(replaced(good, "\"kind\":\"free\"", "\"kind\":\"concave\""), "free edge has one side");
+  refused(replaced(good, "[[0.0,1.0,0.0],[0.0,0.0,1.0]]", "[[0.0,1.0,0.0],[0.0,0.0,2.0]]"), "not of unit length");
+  refused(replaced(good, "[[1.0,0.0,0.0],[1.0,0.0,0.0]]", "[[1.0,0.0,0.0]]"), "one vector per point");
 }
 
 TEST_CASE("the manifest text is canonical: the same manifest gives the same bytes") {
@@ -98,7 +173,9 @@ TEST_CASE("malformed manifests are refused naming the problem") {
   };
   refused("{", "not valid JSON");
   refused("[]", "not a JSON object");
-  refused(replaced(good, "\"format_version\": 1", "\"format_version\": 2"), "version 2 is not supported");
+  refused(replaced(good, "\"format_version\": 2", "\"format_version\": 3"), "version 3 is not supported");
+  refused(replaced(good, "\"file\": \"edges.json\"", "\"file\": \"edges.txt\""), "\"edges.json\"");
+  refused(replaced(good, "\"xxh64\": \"fedcba9876543210\"", "\"xxh64\": 7"), "xxh64");
   refused(replaced(good, "\"surfdb surface set\"", "\"something else\""), "\"format\"");
   refused(replaced(good, "\"face\": 7", "\"face\": 13"), "face 13 is not a face of the part");
   refused(replaced(good, "\"face\": 7", "\"face\": 3"), "ascending order");

@@ -59,7 +59,7 @@ SurfaceSetReport finish_from_tables(const CadModel& model, const std::vector<Pla
     r.manifest.faces.push_back(set_face_of_table(model, p.index, dir.path));
     r.bytes += std::filesystem::file_size(dir.path / r.manifest.faces.back().file);
   }
-  finish_surface_set(r.manifest, dir, destination, options.replace_existing);
+  finish_surface_set(model, r.manifest, dir, destination, options.replace_existing);
   return r;
 }
 

@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "surfdb/formats/header.hpp"
+#include "surfdb/formats/set_edges.hpp"
 
 namespace surfdb {
 
-inline constexpr std::uint32_t kSurfaceSetVersion = 1;
+inline constexpr std::uint32_t kSurfaceSetVersion = 2;  // writers write it; readers read 1 and 2
 inline constexpr const char* kManifestName = "manifest.json";
 
 /// Axis-aligned box, in the part's length unit.
@@ -43,6 +44,13 @@ struct SkippedFace {
   std::string reason;
 };
 
+/// The manifest's entry for the set's edges file (version 2).
+struct SetEdgesEntry {
+  std::string file = kEdgesName;
+  std::uint64_t count = 0;     // edges listed in the file
+  std::uint64_t checksum = 0;  // XXH64 (seed 0) of the whole file
+};
+
 struct SetManifest {
   std::uint32_t format_version = kSurfaceSetVersion;
   std::string source_kind;  // "step", "iges", "brep", "nurbs"
@@ -52,6 +60,7 @@ struct SetManifest {
   std::optional<double> spacing;  // the target node spacing the grids were chosen for, if any
   std::vector<SetFace> faces;     // ascending face number
   std::vector<SkippedFace> skipped;
+  std::optional<SetEdgesEntry> edges;  // version 2; a version 1 set has none
 
   /// The face with part face number `index`, or nullptr when the set does not hold it.
   const SetFace* find(std::uint32_t index) const;
@@ -75,11 +84,13 @@ SetManifest decode_manifest(std::string_view text, const std::string& where);
 struct SurfaceSet {
   SetManifest manifest;
   std::vector<Header> headers;
+  std::vector<SetEdge> edges;  // from the edges file, checked against the manifest; none in version 1
 };
 
 /// Reads `set_dir`/manifest.json and checks the set's structure against it: every listed table
 /// exists, is a regular file, has a valid header whose checksum matches the manifest and whose
-/// source (file name, face number) is the manifest's; no other file lies in the directory.
+/// source (file name, face number) is the manifest's; the edges file (version 2) exists, matches
+/// its checksum and count and is valid; no other file lies in the directory.
 /// The tables' data records are not read (`surfdb verify` does that). Throws FormatError naming
 /// the set, the face and the file.
 SurfaceSet read_surface_set(const std::filesystem::path& set_dir);

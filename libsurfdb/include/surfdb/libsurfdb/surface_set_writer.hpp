@@ -1,5 +1,5 @@
 // Converting several faces of a part into a surface set (docs/surface-set.md): one table per
-// face, a manifest with each face's bounding box and neighbours, the whole directory written
+// face, the edges bounding them, a manifest with each face's bounding box and neighbours, the whole directory written
 // beside its destination and renamed into place, so a set appears complete or not at all.
 #pragma once
 
@@ -80,9 +80,10 @@ SetFace set_face_of_table(const CadModel& model, std::uint32_t index, const std:
 /// A manifest of no faces yet: the part's kind, name, face count, unit and the spacing asked for.
 SetManifest set_manifest(const CadModel& model, const SurfaceSetOptions& options);
 
-/// Writes the manifest into the filled temporary directory and renames it onto `destination`;
-/// refuses a set of no faces. The caller removes the directory when this throws.
-void finish_surface_set(const SetManifest& manifest, TemporaryDirectory& directory, const std::filesystem::path& destination,
-                        bool replace_existing);
+/// Tabulates the edges of the manifest's faces (edge_sampling.hpp) and writes them and the
+/// manifest, which lists them, into the filled temporary directory, then renames it onto
+/// `destination`; refuses a set of no faces. The caller removes the directory when this throws.
+void finish_surface_set(const CadModel& model, SetManifest& manifest, TemporaryDirectory& directory,
+                        const std::filesystem::path& destination, bool replace_existing);
 
 }  // namespace surfdb

@@ -23,9 +23,9 @@
 namespace surfdb {
 namespace {
 
-// rad between neighbouring points: a circle's chords then lie within r (1 - cos 0.25 deg) =
-// 1e-5 r of it, 0.05 um on a 5 mm hole, where a ball resting on the rim sits.
-constexpr double kMaxTurn = 0.5 * std::numbers::pi / 180;
+// rad between neighbouring points: a circle's chords then lie within r (1 - cos 0.5 deg) =
+// 3.8e-5 r of it, 0.19 um on a 5 mm hole, where a ball resting on the rim sits.
+constexpr double kMaxTurn = std::numbers::pi / 180;
 constexpr double kSmoothAngle = std::numbers::pi / 180;    // faces within this of tangent are smooth
 constexpr int kMaxSegments = 100000;
 

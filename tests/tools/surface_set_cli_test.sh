@@ -23,7 +23,7 @@ if grep -q "wrote the surface set $dir/cup.sdbs: $faces faces of cup.step" "$dir
 import csv, json, sys
 m = json.load(open(sys.argv[1]))
 listed = list(csv.DictReader(open(sys.argv[2])))
-assert m["format"] == "surfdb surface set" and m["format_version"] == 1
+assert m["format"] == "surfdb surface set" and m["format_version"] == 2 and m["edges"]["file"] == "edges.json"
 assert m["source"] == {"kind": "step", "name": "cup.step", "faces": len(listed)}
 assert [f["face"] for f in m["faces"]] == [int(r["face"]) for r in listed]
 for f, r in zip(m["faces"], listed):
@@ -46,7 +46,7 @@ if diff -r "$dir/cup.sdbs" "$dir/again.sdbs" >/dev/null; then ok; else bad "two 
 
 # A subset, and a grid per face from a node spacing.
 "$surfdb" convert "$part" --faces 1,3-4 --grid 8x8 -o "$dir/some.sdbs" 2>/dev/null || bad "--faces"
-if [ "$(cd "$dir/some.sdbs" && ls | tr '\n' ' ')" = "face_0001.sdb face_0003.sdb face_0004.sdb manifest.json " ]; then ok
+if [ "$(cd "$dir/some.sdbs" && ls | tr '\n' ' ')" = "edges.json face_0001.sdb face_0003.sdb face_0004.sdb manifest.json " ]; then ok
 else bad "--faces 1,3-4 wrote: $(ls "$dir/some.sdbs")"; fi
 "$surfdb" convert "$part" --all-faces --spacing 2 --max-grid 150 -o "$dir/spaced.sdbs" 2>/dev/null || bad "--spacing"
 /usr/bin/python3 - "$dir/spaced.sdbs/manifest.json" <<'PY' && ok || bad "--spacing grids"
@@ -69,7 +69,7 @@ expect_error "into a set" "the directory is not empty (give --force to replace a
   "$surfdb" convert "$part" --faces 2 --grid 8x8 -o "$dir/cup.sdbs"
 if "$surfdb" verify "$dir/cup.sdbs" >/dev/null 2>&1; then ok; else bad "a refused conversion changed the set"; fi
 "$surfdb" convert "$part" --faces 2 --grid 8x8 -o "$dir/cup.sdbs" --force 2>/dev/null || bad "--force"
-if [ "$(cd "$dir/cup.sdbs" && ls | tr '\n' ' ')" = "face_0002.sdb manifest.json " ]; then ok; else bad "--force left: $(ls "$dir/cup.sdbs")"; fi
+if [ "$(cd "$dir/cup.sdbs" && ls | tr '\n' ' ')" = "edges.json face_0002.sdb manifest.json " ]; then ok; else bad "--force left: $(ls "$dir/cup.sdbs")"; fi
 mkdir "$dir/mine" && echo notes >"$dir/mine/notes.txt"
 expect_error "--force on a foreign directory" "it holds notes.txt, which is not part of a surface set" \
   "$surfdb" convert "$part" --all-faces --grid 8x8 -o "$dir/mine" --force
@@ -92,7 +92,7 @@ cp "$dir/some.sdbs/face_0003.sdb" "$dir/swapped.sdbs/face_0003.sdb"
 expect_error "a table from another conversion" "face 3 (face_0003.sdb): its header does not match" "$surfdb" verify "$dir/swapped.sdbs"
 rm "$dir/swapped.sdbs/face_0003.sdb"
 expect_error "a missing table" "face 3 (face_0003.sdb): the table is missing" "$surfdb" info "$dir/swapped.sdbs"
-sed -i 's/"format_version": 1/"format_version": 7/' "$dir/swapped.sdbs/manifest.json"
+sed -i 's/"format_version": 2/"format_version": 7/' "$dir/swapped.sdbs/manifest.json"
 expect_error "a manifest from the future" "surface set format version 7 is not supported" "$surfdb" verify "$dir/swapped.sdbs"
 expect_error "a directory that is no set" "no manifest.json" "$surfdb" verify "$dir/mine"
 

@@ -6,6 +6,7 @@
 #include <BRepBuilderAPI_MakeFace.hxx>
 #include <BRepFilletAPI_MakeFillet.hxx>
 #include <BRepPrimAPI_MakeBox.hxx>
+#include <BRepPrimAPI_MakeCylinder.hxx>
 #include <BRepPrimAPI_MakePrism.hxx>
 #include <BRepPrimAPI_MakeSphere.hxx>
 #include <BRep_Tool.hxx>
@@ -77,6 +78,15 @@ TopoDS_Shape bowl() {
   const TopoDS_Shape inner = BRepPrimAPI_MakeSphere(axes, kBowlRadius, -pi / 2, pi / 2, pi).Shape();
   BRepAlgoAPI_Cut cut(outer, inner);
   if (!cut.IsDone()) throw std::runtime_error("bowl: the boolean cut failed");
+  return cut.Shape();
+}
+
+TopoDS_Shape holed_plate() {
+  const TopoDS_Shape plate =
+      BRepPrimAPI_MakeBox(gp_Pnt(-kPlateHalfLength, -20, -10), gp_Pnt(kPlateHalfLength, 20, 0)).Shape();
+  const TopoDS_Shape hole = BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(0, 0, -20), gp::DZ()), kHoleRadius, 40).Shape();
+  BRepAlgoAPI_Cut cut(plate, hole);
+  if (!cut.IsDone()) throw std::runtime_error("holed_plate: OpenCASCADE could not cut the hole");
   return cut.Shape();
 }
 

@@ -31,6 +31,13 @@ inline constexpr double kRampAngleDeg = 10;    // degrees below the horizontal
 TopoDS_Shape bowl();
 inline constexpr double kBowlRadius = 60;  // mm
 
+/// A plate with a round through-hole: x in [-kPlateHalfLength, kPlateHalfLength], y in [-20, 20],
+/// z in [-10, 0], the hole of radius kHoleRadius along the z axis. Its top and sides meet at
+/// 90-degree convex edges; the hole's rims are circles of radius kHoleRadius at z = 0 and -10.
+TopoDS_Shape holed_plate();
+inline constexpr double kPlateHalfLength = 30;  // mm
+inline constexpr double kHoleRadius = 5;        // mm
+
 /// A sphere of radius r centred at the origin, its parameter poles on the x axis.
 TopoDS_Shape ball(double radius);
 

@@ -3,6 +3,7 @@
 //   seam_plate.step  a plate whose top is two coplanar faces
 //   fillet_ramp.step  a flat, a cylindrical fillet and a slope
 //   bowl.step  a hemispherical bowl, inner radius 60 mm
+//   holed_plate.step  a plate with a round through-hole of radius 5 mm
 //   ball.step  a ball of radius 10 mm
 // Usage: make_contact_parts OUTDIR
 #include <Message.hxx>
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     s::write_step(s::seam_plate(), dir / "seam_plate.step");
     s::write_step(s::fillet_ramp(), dir / "fillet_ramp.step");
     s::write_step(s::bowl(), dir / "bowl.step");
+    s::write_step(s::holed_plate(), dir / "holed_plate.step");
     s::write_step(s::ball(10), dir / "ball.step");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "make_contact_parts: %s\n", e.what());

@@ -22,15 +22,36 @@ FreeformManifold::FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableS
                                    ContactOptions options)
     : surface_j_(std::move(surface_j)), merge_distance_(options.merge_distance),
       max_entry_depth_(options.max_entry_depth) {
-  detectors_.reserve(surface_j_->size());
-  for (const TableFace& fj : surface_j_->faces())
-    detectors_.emplace_back(std::in_place_type<SphereTableContact>, sphere_i, fj.table, mount_j, options);
+  const TableSet& set = *surface_j_;
+  for (std::size_t k = 0; k < set.size(); ++k) {
+    detectors_.emplace_back(std::in_place_type<SphereTableContact>, sphere_i, set[k].table, mount_j, options,
+                            set.face_edges(k));
+    slot_faces_.push_back({static_cast<int>(k), -1});
+  }
+  const auto position = [&](std::uint32_t face) {
+    for (std::size_t k = 0; k < set.size(); ++k)
+      if (set[k].face == face) return static_cast<int>(k);
+    return -1;
+  };
+  for (const SetEdge& e : set.edges()) {
+    if (e.kind != EdgeKind::convex && e.kind != EdgeKind::free) continue;
+    detectors_.emplace_back(std::in_place_type<SphereEdgeContact>, sphere_i, e, set.meters_per_unit(), mount_j,
+                            options.edge_exponent);
+    slot_faces_.push_back({position(e.sides[0].face), e.sides.size() > 1 ? position(e.sides[1].face) : -1});
+  }
   results_.resize(detectors_.size());
   active_.resize(detectors_.size());
   accepted_.resize(detectors_.size());
 }
 
 bool FreeformManifold::neighbours(std::size_t a, std::size_t b) const {
+  if (!slot_faces_.empty()) {  // a sphere's slots
+    if (a == b) return false;
+    for (const int fa : slot_faces_[a])
+      for (const int fb : slot_faces_[b])
+        if (fa >= 0 && fb >= 0 && (fa == fb || surface_j_->adjacent(fa, fb))) return true;
+    return false;
+  }
   const std::size_t nj = surface_j_->size();
   const std::size_t ia = a / nj, ib = b / nj, ja = a % nj, jb = b % nj;
   if (a == b) return false;
@@ -84,7 +105,8 @@ void FreeformManifold::request_global_search() {
 void FreeformManifold::set_guess(std::size_t k, const ContactResult& r) {
   evaluated_ = false;
   std::visit([&](auto& detector) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(detector)>, FreeformContact>) detector.set_guess(r.u_i, r.v_i, r.u_j, r.v_j);
+    if constexpr (std::is_same_v<std::decay_t<decltype(detector)>, FreeformContact>)
+      detector.set_guess(r.u_i, r.v_i, r.u_j, r.v_j);
     else detector.set_guess(r.u_j, r.v_j);
   }, detectors_[k]);
 }
@@ -113,11 +135,10 @@ WindowStats FreeformManifold::window_stats_i() const {
 
 WindowStats FreeformManifold::window_stats_j() const {
   WindowStats sum;
-  for (const auto& d : detectors_)
-    add(sum, std::visit([](const auto& x) -> const WindowStats& {
-          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, FreeformContact>) return x.binding_j().window().stats();
-          else return x.binding().window().stats();
-        }, d));
+  for (const auto& d : detectors_) {
+    if (const auto* f = std::get_if<FreeformContact>(&d)) add(sum, f->binding_j().window().stats());
+    if (const auto* s = std::get_if<SphereTableContact>(&d)) add(sum, s->binding().window().stats());
+  }
   return sum;
 }
 

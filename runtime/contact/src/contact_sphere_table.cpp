@@ -2,14 +2,16 @@
 
 #include <Eigen/Geometry>
 
+#include "surfdb/table/face_boundary.hpp"
 #include "surfdb/table/projection.hpp"
 
 namespace surfdb {
 
 SphereTableContact::SphereTableContact(Sphere sphere, std::shared_ptr<const Database> table, SurfaceMount mount_j,
-                                       const ContactOptions& options)
+                                       const ContactOptions& options, std::span<const FaceEdge> boundary)
     : sphere_(sphere), binding_(table, options.window_j, options.residency_j, options.interpolation), mount_(mount_j),
-      scale_(table->header().meters_per_unit), tree_(&table->node_tree()), skip_while_apart_(options.skip_while_apart) {}
+      scale_(table->header().meters_per_unit), tree_(&table->node_tree()), boundary_(boundary),
+      skip_while_apart_(options.skip_while_apart) {}
 
 ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodyState& body_j) {
   ContactResult r;
@@ -39,7 +41,9 @@ ContactResult SphereTableContact::evaluate(const BodyState& body_i, const BodySt
       return r;
     }
   }
-  const Projection p = have_guess_ ? project_local(binding_, x, u_, v_) : project_global(binding_, *tree_, x);
+  Projection p = have_guess_ ? project_local(binding_, x, u_, v_) : project_global(binding_, *tree_, x);
+  if (p.point.status == QueryStatus::invalid_cell && p.converged && inside_trim(boundary_, p.point.p))
+    p.point.status = QueryStatus::valid;
   r.iterations = p.iterations + 1;
   // A foot point clamped at the face's edge is a fine start for the next solve; a failed one is not.
   have_guess_ = p.converged || p.point.status == QueryStatus::outside_domain;

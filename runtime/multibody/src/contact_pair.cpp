@@ -17,8 +17,11 @@ double default_entry_weight(const MultibodyModel& model, int body_i, int body_j)
 ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
   if (const auto* f = std::get_if<FreeformSurfaces>(&spec_.geometry))
     state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
-  if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry))
-    state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, s->options);
+  if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry)) {
+    ContactOptions options = s->options;  // the edges' loads follow the pair's law
+    options.edge_exponent = std::visit([](const auto& law) { return law.exponent; }, spec_.law);
+    state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, options);
+  }
   if (const auto* a = std::get_if<ArealMeshes>(&spec_.geometry))
     state_.areal.emplace(a->mesh_i, a->mount_i, a->mesh_j, a->mount_j, a->law);
   state_.memory.resize(state_.freeform ? state_.freeform->size()
@@ -91,7 +94,8 @@ ContactForces ContactPair::forces(std::size_t k) const {
                                         spec_.max_damping_ratio));
   f.normal = normal_force(law, contact.indentation, contact.indentation_rate, v_impact);
   f.elastic = K * std::pow(contact.indentation, n);
-  f.elastic_energy = K * std::pow(contact.indentation, n + 1) / (n + 1);
+  const double energy_depth = std::isnan(contact.energy_indentation) ? contact.indentation : contact.energy_indentation;
+  f.elastic_energy = K * std::pow(energy_depth, n + 1) / (n + 1);
   f.tangential = friction_force(spec_.friction, f.normal, contact.tangential_velocity);
   return f;
 }

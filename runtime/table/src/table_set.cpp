@@ -1,6 +1,7 @@
 #include "surfdb/table/table_set.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -34,8 +35,19 @@ std::shared_ptr<const Database> open_face(const std::filesystem::path& dir, cons
 
 }  // namespace
 
-TableSet::TableSet(std::vector<TableFace> faces, std::vector<std::uint8_t> adjacent)
-    : faces_(std::move(faces)), adjacent_(std::move(adjacent)) {
+TableSet::TableSet(std::vector<TableFace> faces, std::vector<std::uint8_t> adjacent, std::vector<SetEdge> edges)
+    : faces_(std::move(faces)), adjacent_(std::move(adjacent)), edges_(std::move(edges)), face_edges_(faces_.size()) {
+  for (std::size_t k = 0; k < faces_.size(); ++k)
+    for (const SetEdge& e : edges_)
+      for (std::size_t side = 0; side < e.sides.size(); ++side) {
+        if (e.sides[side].face != faces_[k].face) continue;
+        FaceEdge f{&e, side, Eigen::Vector3d::Constant(INFINITY), Eigen::Vector3d::Constant(-INFINITY)};
+        for (const auto& p : e.points) {
+          const Eigen::Vector3d x(p[0], p[1], p[2]);
+          f.low = f.low.cwiseMin(x), f.high = f.high.cwiseMax(x);
+        }
+        face_edges_[k].push_back(f);
+      }
   // The smallest sphere around the first face's sphere grown to hold each next one.
   bool first = true;
   for (const TableFace& f : faces_) {
@@ -94,7 +106,14 @@ std::shared_ptr<const TableSet> TableSet::open(const std::filesystem::path& path
       const std::vector<std::uint32_t>& next = chosen[a]->adjacent;
       adjacent[a * n + b] = std::find(next.begin(), next.end(), chosen[b]->index) != next.end() ? 1 : 0;
     }
-  return std::shared_ptr<const TableSet>(new TableSet(std::move(tables), std::move(adjacent)));
+  // The edges bounding a chosen face.
+  std::vector<SetEdge> edges;
+  for (const SetEdge& e : set.edges)
+    if (std::any_of(e.sides.begin(), e.sides.end(), [&](const EdgeSide& side) {
+          return std::any_of(chosen.begin(), chosen.end(), [&](const SetFace* f) { return f->index == side.face; });
+        }))
+      edges.push_back(e);
+  return std::shared_ptr<const TableSet>(new TableSet(std::move(tables), std::move(adjacent), std::move(edges)));
 }
 
 }  // namespace surfdb

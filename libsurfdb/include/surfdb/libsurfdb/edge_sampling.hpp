@@ -16,7 +16,7 @@ namespace surfdb {
 /// The edges bounding any of `faces` (part face numbers), numbered 1.. in the order of
 /// TopExp::MapShapesAndAncestors over the part's faces; seam edges (one face on both sides) and
 /// degenerate edges (a sphere's pole) are left out. Points lie at most spacing / 2 apart (the
-/// edge's length / 64 without a spacing) and the tangent turns at most 0.5 degree between two.
+/// edge's length / 64 without a spacing) and the tangent turns at most 1 degree between two.
 /// Throws CadError naming the edge and face when OpenCASCADE cannot evaluate an edge on a face.
 std::vector<SetEdge> sample_set_edges(const CadModel& model, const std::vector<std::uint32_t>& faces,
                                       std::optional<double> spacing);

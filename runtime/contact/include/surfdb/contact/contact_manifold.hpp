@@ -1,9 +1,11 @@
 // Contact between two surfaces of one or more faces each (table_set.hpp): one common-normal
 // detector (contact_newton.hpp) per pair of faces, each with its own storage windows and warm
 // start (or, for an analytic sphere against a table set, one projection detector per face,
-// contact_sphere_table.hpp), so a ball in a V-groove holds two points at once and a point that walks off a face across
-// an edge the part's faces share is picked up by the neighbour face's detector. The faces'
-// bounding spheres reject distant face pairs before any solve.
+// contact_sphere_table.hpp, and one per convex or free edge of the set, contact_sphere_edge.hpp),
+// so a ball in a V-groove holds two points at once, a point that walks off a face across an edge
+// the part's faces share is picked up by the neighbour face's detector, and a ball that rolls
+// over a convex edge pivots on the edge's detector between the faces'. The faces' bounding
+// spheres reject distant face pairs before any solve.
 //
 // A face's common-normal solution is also found where the other surface lies behind the face but
 // nowhere near it: a ball in a V-block "touches" the block's outer side faces, centimetres deep.
@@ -18,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <span>
 #include <vector>
@@ -25,6 +28,7 @@
 #include <variant>
 
 #include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/contact/contact_sphere_edge.hpp"
 #include "surfdb/contact/contact_sphere_table.hpp"
 #include "surfdb/table/table_set.hpp"
 
@@ -36,7 +40,8 @@ class FreeformManifold {
   /// tables' node trees when they have none yet.
   FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
                    std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j, ContactOptions options = {});
-  /// An analytic sphere on body i against every face of surface j.
+  /// An analytic sphere on body i against every face of surface j (a slot each, in order), then
+  /// every convex or free edge of surface j (a slot each, in the set's order).
   FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j,
                    ContactOptions options = {});
 
@@ -58,7 +63,7 @@ class FreeformManifold {
   /// Touching, begun shallow, and not merged into another slot: a contact point that carries force.
   bool active(std::size_t k) const { return active_[k] != 0; }
   /// Whether a contact point can pass between slots a and b: on each side the same face or two
-  /// faces sharing an edge (false for a == b).
+  /// faces sharing an edge, an edge's slot counting as its faces (false for a == b).
   bool neighbours(std::size_t a, std::size_t b) const;
 
   /// Slot k's shape operators at its points of the last evaluate() (shape_operator.hpp).
@@ -82,7 +87,9 @@ class FreeformManifold {
 
   std::shared_ptr<const TableSet> surface_i_, surface_j_;  // surface_i_ null for a sphere
   double merge_distance_;
-  std::vector<std::variant<FreeformContact, SphereTableContact>> detectors_;
+  std::vector<std::variant<FreeformContact, SphereTableContact, SphereEdgeContact>> detectors_;
+  // A sphere's slots: the positions in surface j of the face, or of an edge's faces (-1: none).
+  std::vector<std::array<int, 2>> slot_faces_;
   std::vector<ContactResult> results_;
   double max_entry_depth_;
   std::vector<std::uint8_t> active_;    // at the last evaluate()

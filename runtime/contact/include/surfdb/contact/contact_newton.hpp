@@ -28,6 +28,7 @@ struct ContactOptions {
   double max_step_cells = 32;     // a Newton step moves each parameter by at most this many cells
   double merge_distance = 1e-6;   // m: points of neighbour faces closer than this are one (contact_manifold.hpp)
   double max_entry_depth = 1e-3;  // m: deepest indentation a contact point may begin with (contact_manifold.hpp)
+  double edge_exponent = 1.5;     // the pair's normal law exponent n, for loads on edges (contact_sphere_edge.hpp)
   /// Skip the solve while the surfaces stay apart: the last solve found them a gap g apart, and no
   /// point of surface i has moved by g relative to surface j since (its bounding sphere's centre,
   /// plus its radius times the change of rotation). The result is then the last solve's, its

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
 
 #include "surfdb/contact/body_state.hpp"
@@ -27,6 +28,9 @@ struct ContactResult {
   Eigen::Vector3d point_j = Eigen::Vector3d::Zero();  // contact point on j, world, m
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // unit, world: out of j's material
   double indentation = 0;       // delta >= 0, m (0 unless touching)
+  /// Where the load is spread (an edge, contact_sphere_edge.hpp): the indentation at which the
+  /// law's elastic energy K delta^(n+1) / (n+1) is the spread load's, m; NaN: `indentation`'s.
+  double energy_indentation = NAN;
   double gap = 0;               // separation >= 0, m, when separated
   double indentation_rate = 0;  // d(delta)/dt, m/s, > 0 while approaching
   Eigen::Vector3d tangential_velocity = Eigen::Vector3d::Zero();  // of i relative to j, m/s

@@ -3,10 +3,13 @@
 // else from the table's node tree). The contact is at the foot point, along the table's normal;
 // the indentation is R - d for a centre at signed distance d. Two unknowns, not the four of the
 // common-normal solve between two tables: the cheap way to put many balls on a free-form part.
+// A foot point on a cell a trim crosses (invalid_cell) counts when the face's boundary edges,
+// if given, say it lies inside the trimmed face (face_boundary.hpp).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "surfdb/contact/body_state.hpp"
 #include "surfdb/contact/contact_newton.hpp"
@@ -14,6 +17,7 @@
 #include "surfdb/contact/contact_result.hpp"
 #include "surfdb/contact/shape_operator.hpp"
 #include "surfdb/table/surface_binding.hpp"
+#include "surfdb/table/table_set.hpp"
 
 namespace surfdb {
 
@@ -21,7 +25,7 @@ class SphereTableContact {
  public:
   /// Builds the table's node tree when it has none yet.
   SphereTableContact(Sphere sphere, std::shared_ptr<const Database> table, SurfaceMount mount_j,
-                     const ContactOptions& options);
+                     const ContactOptions& options, std::span<const FaceEdge> boundary = {});
 
   /// Detection for the given body states; never throws for numerical trouble (see the status).
   /// With ContactOptions::skip_while_apart, no solve while the centre has moved less than the
@@ -47,6 +51,7 @@ class SphereTableContact {
   SurfaceMount mount_;
   double scale_;  // metres per file unit
   const NodeTree* tree_;
+  std::span<const FaceEdge> boundary_;  // the face's edges (its TableSet's), or none
   double u_ = 0, v_ = 0;  // the last foot point: the warm start
   bool have_guess_ = false;
   // The last converged solve's foot point and unit normal (table axes), and the table's axes in the world.

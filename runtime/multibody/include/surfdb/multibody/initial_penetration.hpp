@@ -4,8 +4,10 @@
 // force law carries ten times the weight of the pair's lighter body, (10 m g / K)^(1/n) (standard
 // gravity when the scene has none); for the polygonal model, the penetration at which the
 // foundation over the contact's area at t = 0 carries that weight, 10 m g / (c A). A contact's
-// initial_penetration_tolerance replaces either. (Meshes wholly inside each other do not cross
-// and go unseen by the polygonal model.)
+// initial_penetration_tolerance replaces either. A sphere against a surface set that closes into
+// a solid is measured by its centre's signed distance to the solid (solid_distance.hpp), so a
+// ball placed deep inside a plate, which no contact point would begin at, is refused at any
+// depth. (Meshes wholly inside each other do not cross and go unseen by the polygonal model.)
 #pragma once
 
 #include <stdexcept>

@@ -11,9 +11,18 @@
 #include <span>
 #include <vector>
 
+#include "surfdb/formats/set_edges.hpp"
 #include "surfdb/table/database.hpp"
 
 namespace surfdb {
+
+/// An edge bounding a face of a contact surface, as the set tabulates it (set_edges.hpp): the side
+/// of the edge the face lies on (0 or 1), and the box of the edge's points (file unit).
+struct FaceEdge {
+  const SetEdge* edge = nullptr;
+  std::size_t side = 0;
+  Eigen::Vector3d low, high;
+};
 
 /// One face of a contact surface.
 struct TableFace {
@@ -34,12 +43,20 @@ class TableSet {
   static std::shared_ptr<const TableSet> open(const std::filesystem::path& path,
                                               const std::vector<std::uint32_t>& faces = {});
 
+  TableSet(const TableSet&) = delete;  // face_edges_ points into edges_
+  TableSet& operator=(const TableSet&) = delete;
+
   std::size_t size() const { return faces_.size(); }
   const TableFace& operator[](std::size_t k) const { return faces_[k]; }
   std::span<const TableFace> faces() const { return faces_; }
 
   /// Whether faces at positions a and b share an edge of the part (false for a == b).
   bool adjacent(std::size_t a, std::size_t b) const { return adjacent_[a * faces_.size() + b] != 0; }
+
+  /// The edges bounding the chosen faces (a version 1 set and a single table have none).
+  std::span<const SetEdge> edges() const { return edges_; }
+  /// The edges bounding face k (its position in the surface), with the side it lies on.
+  std::span<const FaceEdge> face_edges(std::size_t k) const { return face_edges_[k]; }
 
   /// Metres per file length unit (every table of a set has the part's unit).
   double meters_per_unit() const { return faces_.front().table->header().meters_per_unit; }
@@ -50,9 +67,11 @@ class TableSet {
   double bounding_radius() const { return radius_; }
 
  private:
-  TableSet(std::vector<TableFace> faces, std::vector<std::uint8_t> adjacent);
+  TableSet(std::vector<TableFace> faces, std::vector<std::uint8_t> adjacent, std::vector<SetEdge> edges = {});
   std::vector<TableFace> faces_;
   std::vector<std::uint8_t> adjacent_;  // size() x size(), row-major
+  std::vector<SetEdge> edges_;
+  std::vector<std::vector<FaceEdge>> face_edges_;  // per face
   Eigen::Vector3d centre_ = Eigen::Vector3d::Zero();
   double radius_ = 0;
 };

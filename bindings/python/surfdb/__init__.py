@@ -18,12 +18,12 @@ except ModuleNotFoundError as e:  # the compiled module needs it too
     raise ImportError("surfdb needs numpy, which this Python (" + __import__("sys").executable + ") lacks: "
                       "apt-get install python3-numpy, or pip install numpy") from e
 
-from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Database, DegenerateGeometry, Error,
-                      FormatError, Mount, ScenarioError, convert, faces, simulate)
+from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Data, Database, DegenerateGeometry, Error,
+                      FormatError, Model, Mount, ScenarioError, advance, convert, faces, reset, restore, simulate, step)
 
-__all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Database", "DegenerateGeometry", "Error",
-           "FormatError", "Mount", "Points", "PointsD1", "Projection", "STATUS", "ScenarioError", "convert", "faces",
-           "simulate"]
+__all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Data", "Database", "DegenerateGeometry",
+           "Error", "FormatError", "Model", "Mount", "Points", "PointsD1", "Projection", "STATUS", "ScenarioError", "advance",
+           "convert", "faces", "reset", "restore", "simulate", "step"]
 
 #: Names of the query status codes in Points.status.
 STATUS = ("valid", "outside_domain", "invalid_cell")

@@ -20,7 +20,7 @@ SAMPLES = os.path.join(SOURCE, "samples")
 BALL = os.path.join(SAMPLES, "integrators/bouncing_ball.toml")  # a 4 g ball bouncing on a floor
 # (scenario, overrides, end time, fixed step or None): one per integrator, point contact on
 # analytic surfaces, the slider-crank's cup and ball (analytic, the paper's AB4 at 1 us through
-# the first impact), and the primitive scenes' billiard (groups of pairs from the broad phase).
+# the first impact), the primitive scenes' billiard (groups of pairs from the broad phase).
 SCENES = [
     (BALL, {"simulation.integrator": "adams"}, 0.05, None),
     (BALL, {"simulation.integrator": "bdf"}, 0.05, None),
@@ -30,6 +30,10 @@ SCENES = [
     (os.path.join(SAMPLES, "slider_crank_cup_ball/hertz_analytic.toml"), {}, 0.025, 1e-6),
     (os.path.join(SAMPLES, "primitive_scenes/billiard.toml"), {}, 0.2, None),
 ]
+# The demonstration on its tables (samples/slider_crank_cup_ball/prepare.sh), through the first impact.
+if os.path.exists(os.path.join(SAMPLES, "slider_crank_cup_ball/tables/cup.sdb")):
+    SCENES += [(os.path.join(SAMPLES, "slider_crank_cup_ball/hertz.toml"), {}, 0.025, 1e-6),
+               (os.path.join(SAMPLES, "slider_crank_cup_ball/hertz_variable_step.toml"), {}, 0.025, None)]
 
 
 def command(scenario, overrides, end_time, out):

@@ -37,7 +37,7 @@ Data::Data(std::shared_ptr<const Model> model) : model_(std::move(model)), obser
 void Data::start() {
   const Model& m = *model_;
   stepper_.reset();
-  sim_ = std::make_unique<Simulation>(m.multibody, m.surfaces, m.contacts, m.stabilisation);
+  sim_ = std::make_unique<Simulation>(model_);
   y_.assign(m.initial_state.begin(), m.initial_state.end());
   y_.resize(static_cast<std::size_t>(sim_->size()), 0.0);
   sim_->check_surface_joints(y_.data());

@@ -103,10 +103,12 @@ class RunsAgain(unittest.TestCase):
     def test_reset_runs_the_first_run_again(self):
         model = surfdb.Model(BALL)
         data = surfdb.Data(model)
+        position = data.position  # a view taken before: the state's storage stays put
         run_to_end(model, data)
         first = snapshot(data)
         surfdb.reset(model, data)
         self.assertEqual(data.time, 0.0)
+        np.testing.assert_array_equal(position, [[0.0, 0.0, 0.006]])
         run_to_end(model, data)
         self.assert_same(first, snapshot(data))
 

@@ -7,6 +7,11 @@
     q.p, q.n, q.valid                             # arrays of shape (1000, 3), (1000, 3), (1000,)
     foot = window.project(np.array([[0.0, 0.0, -45.0]]))
 
+    m = surfdb.Model("scene.toml", set={"contact.ball-cup.stiffness": 4e9})  # a scenario, compiled once
+    d = surfdb.Data(m)                            # one run of it: state, contacts, integrator
+    surfdb.step(m, d); surfdb.advance(m, d, 0.1)  # the model's own integrator, GIL released
+    d.position, d.velocity, d.contacts()          # numpy views of the state; contact points
+
 Lengths of databases and bindings are the file's unit (mm for CAD input); contacts are in SI.
 The loops over points run in C++: pass whole arrays, not one point per call.
 """

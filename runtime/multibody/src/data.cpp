@@ -86,6 +86,12 @@ void restore(const Model& model, Data& data, double t, std::span<const double> s
 }
 
 const RunStatistics& run(const Model& model, Data& data, RunObserver& observer) {
+  // The observer serves this run only: the data's own comes back after it, thrown or not.
+  struct Restore {
+    Data& data;
+    RunObserver& previous;
+    ~Restore() { data.set_observer(previous); }
+  } restore{data, *data.observer_};
   data.set_observer(observer);
   data.stepper_->begin();
   advance(model, data, model.run.end_time);

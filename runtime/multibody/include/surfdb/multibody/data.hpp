@@ -90,8 +90,8 @@ void reset(const Model& model, Data& data);
 /// time that is not finite and non-negative.
 void restore(const Model& model, Data& data, double t, std::span<const double> state);
 
-/// Runs `data` to the model's end time with `observer`: what `surfdb simulate`, the C API and
-/// Python's simulate() do. Returns the statistics.
+/// Runs `data` to the model's end time with `observer` (for this run only): what `surfdb
+/// simulate`, the C API and Python's simulate() do. Returns the statistics.
 const RunStatistics& run(const Model& model, Data& data, RunObserver& observer);
 
 }  // namespace surfdb

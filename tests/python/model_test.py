@@ -128,25 +128,35 @@ class RunsAgain(unittest.TestCase):
                 self.assert_same(*results)
 
     def test_two_data_on_two_threads_give_what_each_gives_alone(self):
-        model = surfdb.Model(BALL, set={"simulation.integrator": "bdf"})
+        self.check_threads(surfdb.Model(BALL, set={"simulation.integrator": "bdf"}), 0.002, 0.04)
+
+    @unittest.skipUnless(os.path.exists(os.path.join(SAMPLES, "slider_crank_cup_ball/tables/cup.sdb")),
+                         "samples/slider_crank_cup_ball/prepare.sh not run")
+    def test_two_data_on_the_same_tables_on_two_threads_give_what_each_gives_alone(self):
+        # The demonstration's ball into the cup (one set of mapped tables, two windows each).
+        model = surfdb.Model(os.path.join(SAMPLES, "slider_crank_cup_ball/hertz.toml"), set={"simulation.end_time": 0.025})
+        self.check_threads(model, 0.0005, 0.025)
+
+    def check_threads(self, model, raise_by, end_time):
         def make(drop):
             data = surfdb.Data(model)
-            data.position[0, 2] += drop  # a second ball dropped from higher
+            data.position[-1, 2] += drop  # the last body (the ball) dropped from higher
             return data
         alone = []
-        for drop in (0.0, 0.002):
+        for drop in (0.0, raise_by):
             data = make(drop)
-            surfdb.advance(model, data, 0.04)
+            surfdb.advance(model, data, end_time)
             alone.append(snapshot(data))
-        datas = [make(0.0), make(0.002)]
-        threads = [threading.Thread(target=surfdb.advance, args=(model, d, 0.04)) for d in datas]
+        datas = [make(0.0), make(raise_by)]
+        threads = [threading.Thread(target=surfdb.advance, args=(model, d, end_time)) for d in datas]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         for a, d in zip(alone, datas):
             self.assert_same(a, snapshot(d))
-        self.assertNotEqual(alone[0][1][2], alone[1][1][2])
+        self.assertNotEqual(alone[0][3]["energy"]["final"], alone[1][3]["energy"]["final"])
+        self.assertGreater(alone[0][3]["contacts"][0]["impacts"], 0)
 
     def assert_same(self, a, b):
         self.assertEqual(a[0], b[0])

@@ -201,8 +201,7 @@ bool Stepper::step(double t_stop) {
   begin();
   if (d.stopped) return false;
   if (std::memcmp(d.y.data(), d.accepted.data(), d.y.size() * sizeof(double)) != 0) restart(d.t);
-  const bool fixed = d.integrator == nullptr;
-  d.stopped = !(fixed ? d.fixed(d.t_base + static_cast<double>(d.k + 1) * d.settings.step) : d.variable(t_stop));
+  d.stopped = !(fixed_step(d.settings.integrator) ? d.fixed(d.t_base + static_cast<double>(d.k + 1) * d.settings.step) : d.variable(t_stop));
   return !d.stopped;
 }
 
@@ -214,7 +213,7 @@ void Stepper::set_observer(RunObserver& observer) { impl_->observer = &observer;
 
 bool Stepper::reached(double t_end) const {
   const Impl& d = *impl_;
-  if (d.integrator) return !(d.t < t_end);
+  if (!fixed_step(d.settings.integrator)) return !(d.t < t_end);
   return d.k >= std::lround((t_end - d.t_base) / d.settings.step);
 }
 

@@ -171,6 +171,13 @@ class StateArrays(unittest.TestCase):
         model = surfdb.Model(BALL)
         data = surfdb.Data(model)
         self.assertEqual(model.body_names, ["ball"])
+        self.assertEqual(data.initial_penetrations, [])
+        touching = surfdb.Data(surfdb.Model(BALL, set={"body.ball.position": [0.0, 0.0, 0.005 - 1e-8]}))
+        [p] = touching.initial_penetrations  # 10 nm deep, within the default tolerance (2.5 um here)
+        self.assertEqual((p["contact"], p["surface_i"], p["surface_j"]), ("ball_floor", "ball", "floor"))
+        self.assertAlmostEqual(p["depth"], 1e-8, delta=1e-15)
+        with self.assertRaisesRegex(surfdb.InitialPenetrationError, "bouncing_ball.toml: contact 'ball_floor'.*inside each other"):
+            surfdb.Data(surfdb.Model(BALL, set={"body.ball.position": [0.0, 0.0, 0.004]}))
         self.assertEqual(data.contacts()["pair"].shape, (0,))
         while data.contacts()["pair"].size == 0:  # to the first impact
             surfdb.step(model, data)

@@ -144,6 +144,15 @@ void bind_model(py::module_& m) {
                         py::arg("dissipated") = d.data->dissipated_energy());
       }, "J: the initial and present mechanical energy, and the energy the contacts dissipated")
       .def_property_readonly("status", [](PyData& d) { return to_string(d.data->statistics().health.status()); })
+      .def_property_readonly("initial_penetrations", [](const PyData& d) {
+        py::list touching;
+        for (const InitialPenetration& p : d.data->initial_penetrations())
+          touching.append(py::dict(py::arg("contact") = p.contact, py::arg("surface_i") = p.surface_i,
+                                   py::arg("surface_j") = p.surface_j, py::arg("depth") = p.depth,
+                                   py::arg("tolerance") = p.tolerance));
+        return touching;
+      }, "Contacts touching at t = 0 within their tolerance (deeper ones refuse the Data): dicts of\n"
+         "contact, surface_i, surface_j, depth (m), tolerance (m)")
       .def("summary", [](PyData& d) { return summary(*d.data); }, "What simulate() returns, for the run so far");
 
   m.def("step", [](const PyModel& model, PyData& d) {

@@ -8,6 +8,7 @@
 
 #include "bindings.hpp"
 #include "py_run.hpp"
+#include "surfdb/multibody/initial_penetration.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
 #include "surfdb/scenario/scenario.hpp"
 
@@ -106,6 +107,8 @@ py::dict summary(Data& data) {
 
 void bind_simulation(py::module_& m) {
   py::register_exception<ScenarioError>(m, "ScenarioError", m.attr("Error").ptr());
+  // Bodies placed with surfaces inside each other: a scenario error too.
+  py::register_exception<InitialPenetrationError>(m, "InitialPenetrationError", m.attr("ScenarioError").ptr());
   m.def("simulate", &simulate, py::arg("scenario"), py::arg("end_time") = py::none(),
         py::arg("output") = Output{}, py::arg("set") = py::none(),
         "Runs a scenario file (docs/scenario.md) with surfdb's multibody loop: Model, Data and run to\n"

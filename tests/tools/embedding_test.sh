@@ -128,4 +128,20 @@ assert run["energy_initial"] == summary["energy"]["initial"] and run["energy_fin
 assert run["contact0_first_contact_time"] == contact["first_contact_time"], run
 assert run["contact0_impacts"] == contact["impacts"] and run["contact0_max_indentation"] == contact["max_indentation"]
 PY
+# A model stepped from Fortran through model.h against the installed command: the bouncing ball's
+# steps (CVODE Adams), the time reached and the height, bit for bit.
+ball=$source/samples/integrators/bouncing_ball.toml
+# shellcheck disable=SC2086
+gfortran -O2 $flags -J "$prefix" "$examples/fortran/surfdb.f90" "$examples/fortran/step_scenario.f90" -L "$prefix/lib" \
+  -lsurfdb_c_simulation -lsurfdb_c -Wl,-rpath,"$prefix/lib" -o "$prefix/step_scenario_f"
+"$prefix/step_scenario_f" "$ball" 0.05 >"$prefix/step_f.txt"
+SURFDB_PLOT_SCRIPT=/bin/true "$prefix/bin/surfdb" simulate "$ball" -o "$prefix/ball" --end-time 0.05 2>/dev/null
+python3 - "$prefix" <<'PY'
+import csv, json, sys
+run = {k: float(v) for k, v in (line.split() for line in open(f"{sys.argv[1]}/step_f.txt"))}
+summary = json.load(open(f"{sys.argv[1]}/ball/summary.json"))
+last = list(csv.DictReader(open(f"{sys.argv[1]}/ball/time_series.csv")))[-1]
+assert run["end_time"] == summary["end_time"] and run["steps"] == summary["steps"], (run, summary["steps"])
+assert run["first_body_z"] == float(last["ball_z"]), (run, last["ball_z"])
+PY
 echo "1 passed, 0 failed"

@@ -9,7 +9,7 @@
 #include "number_format.hpp"
 #include "output_checks.hpp"
 #include "run_summary.hpp"
-#include "surfdb/multibody/initial_penetration.hpp"
+#include "surfdb/multibody/data.hpp"
 #include "surfdb/scenario/scenario.hpp"
 #include "time_series.hpp"
 
@@ -17,7 +17,7 @@ namespace surfdb::cli {
 namespace {
 
 // The scenario and its tables: no output may be one of them.
-std::vector<std::filesystem::path> inputs_of(const ScenarioJob& job, const Scenario& s) {
+std::vector<std::filesystem::path> inputs_of(const ScenarioJob& job, const Model& s) {
   std::vector<std::filesystem::path> inputs{job.scenario};
   for (const ContactSurface& surface : s.surfaces)
     if (surface.tables)
@@ -48,14 +48,8 @@ void check_output_size(const ScenarioJob& job, const Simulation& sim, const RunS
   check_free_space(existing, bytes, subject, true);
 }
 
-void warn_initial_penetration(const ScenarioJob& job, Simulation& sim, const std::vector<double>& y) {
-  std::vector<InitialPenetration> touching;
-  try {
-    touching = check_initial_penetration(sim, y.data());
-  } catch (const InitialPenetrationError& e) {
-    throw std::runtime_error(job.scenario.string() + ": " + e.what());  // the file whose bodies are misplaced
-  }
-  for (const InitialPenetration& p : touching)
+void warn_initial_penetration(const Data& data) {
+  for (const InitialPenetration& p : data.initial_penetrations())
     spdlog::warn("contact '{}': surfaces '{}' and '{}' start {:.4g} m inside each other at t = 0 (within the tolerance {:.4g} m)",
                  p.contact, p.surface_i, p.surface_j, p.depth, p.tolerance);
 }
@@ -72,15 +66,15 @@ ScenarioOutcome run_scenario(const ScenarioJob& job) {
   const double cpu0 = thread_cpu_seconds();
   if (std::error_code ec; std::filesystem::is_directory(job.scenario, ec))
     throw std::runtime_error(job.scenario.string() + ": is a directory, not a scenario file");
-  Scenario s = load_scenario(job.scenario, job.overrides);
-  if (job.end_time) s.run.end_time = *job.end_time;
-  if (job.output_interval) s.run.output.interval = *job.output_interval;
-  const std::vector<std::filesystem::path> inputs = inputs_of(job, s);
-  const std::unique_ptr<Simulation> simulation = make_simulation(s);
-  Simulation& sim = *simulation;
-  std::vector<double> y = s.initial_state;
-  warn_initial_penetration(job, sim, y);
-  check_output_size(job, sim, s.run);
+  const std::shared_ptr<Model> model = load_model(job.scenario, job.overrides);
+  if (job.end_time) model->run.end_time = *job.end_time;
+  if (job.output_interval) model->run.output.interval = *job.output_interval;
+  const std::vector<std::filesystem::path> inputs = inputs_of(job, *model);
+  Data data(model);  // the initial checks: surface joints, initial penetration
+  const Simulation& sim = data.simulation();
+  const RunSettings& run_settings = model->run;
+  warn_initial_penetration(data);
+  check_output_size(job, sim, run_settings);
 
   make_output_directory(job.output);
   for (const char* name : {"time_series.csv", "summary.json", "final_frame.png"})
@@ -88,15 +82,15 @@ ScenarioOutcome run_scenario(const ScenarioJob& job) {
 
   std::optional<TimeSeries> series;
   Observers observers;
-  if (job.time_series) observers.add(series.emplace(job.output / "time_series.csv", sim, s.run.end_time, job.progress));
+  if (job.time_series) observers.add(series.emplace(job.output / "time_series.csv", sim, run_settings.end_time, job.progress));
   std::optional<AnimationWriter> animation;
   if (job.animation)
-    observers.add(animation.emplace(job.output, sim, y.data(), inputs, job.animation_interval, s.run.end_time));
+    observers.add(animation.emplace(job.output, sim, model->initial_state.data(), inputs, job.animation_interval, run_settings.end_time));
   ScenarioOutcome outcome;
-  outcome.end_time = s.run.end_time;
+  outcome.end_time = run_settings.end_time;
   const double cpu1 = thread_cpu_seconds();
   outcome.setup_cpu_seconds = cpu1 - cpu0;
-  outcome.stats = sim.run(y, s.run, observers);
+  outcome.stats = run(*model, data, observers);
   outcome.stats.cpu_seconds = thread_cpu_seconds() - cpu1;
   if (series) series->commit();
   if (animation) {
@@ -106,7 +100,7 @@ ScenarioOutcome run_scenario(const ScenarioJob& job) {
   }
   nlohmann::ordered_json extra{{"setup_cpu_seconds", outcome.setup_cpu_seconds}};
   for (const auto& [key, value] : job.summary_extra.items()) extra[key] = value;
-  write_summary(job.output / "summary.json", sim, outcome.stats, y, extra);
+  write_summary(job.output / "summary.json", sim, outcome.stats, data.state(), extra);
   if (series) series->finish_progress();
   return outcome;
 }

@@ -14,6 +14,7 @@ void bind_database(pybind11::module_& m);  // Database, Binding: vectorised quer
 void bind_contact(pybind11::module_& m);   // Mount, BodyState, Contact, ContactResult
 void bind_convert(pybind11::module_& m);   // convert, faces
 void bind_simulation(pybind11::module_& m);  // simulate, ScenarioError
+void bind_model(pybind11::module_& m);       // Model, Data, step, advance, reset, restore
 
 /// The mapped database behind a Python surfdb.Database.
 std::shared_ptr<const Database> database_of(const pybind11::object& database);

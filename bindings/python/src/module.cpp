@@ -19,4 +19,5 @@ PYBIND11_MODULE(_surfdb, m) {
   surfdb::python::bind_contact(m);
   surfdb::python::bind_convert(m);
   surfdb::python::bind_simulation(m);
+  surfdb::python::bind_model(m);
 }

@@ -1,5 +1,5 @@
-// surfdb.simulate: a scenario file run by the library's own loop (Simulation::run), the same steps
-// and numbers as `surfdb simulate`, with an optional Python callback at each output instant.
+// surfdb.simulate: a scenario file run to its end by the library's run (data.hpp), the same
+// steps and numbers as `surfdb simulate`, with an optional Python callback at each output instant.
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "bindings.hpp"
-#include "surfdb/multibody/simulation.hpp"
+#include "py_run.hpp"
+#include "surfdb/multibody/initial_penetration.hpp"
+#include "surfdb/multibody/multibody_state.hpp"
 #include "surfdb/scenario/scenario.hpp"
 
 namespace py = pybind11;
@@ -33,69 +35,89 @@ class PythonObserver : public RunObserver {
   Output output_;
 };
 
-py::dict simulate(const std::string& path, std::optional<double> end_time, const Output& output) {
-  Scenario s = load_scenario(path);
+// A TOML value for `--set`: numbers in Python's shortest exact form, strings quoted.
+std::string toml_value(const py::handle& v) {
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)) return py::repr(v).cast<std::string>();
+  if (py::isinstance<py::str>(v)) {
+    std::string text = "\"";
+    for (const char c : v.cast<std::string>()) text += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    return text + "\"";
+  }
+  if (py::hasattr(v, "__iter__")) {
+    std::string text = "[";
+    for (const py::handle& e : v) text += (text.size() > 1 ? ", " : "") + toml_value(py::float_(py::reinterpret_borrow<py::object>(e)));
+    return text + "]";
+  }
+  throw std::invalid_argument("set: " + py::repr(v).cast<std::string>() + " is not a number, bool, string or list of numbers");
+}
+
+py::dict simulate(const std::string& path, std::optional<double> end_time, const Output& output,
+                  const std::optional<py::dict>& set) {
+  std::shared_ptr<Model> model = load_model(path, overrides(set));
   if (end_time) {
     if (!(*end_time > 0) || !std::isfinite(*end_time)) throw std::invalid_argument("end_time must be positive");
-    s.run.end_time = *end_time;
+    model->run.end_time = *end_time;
   }
-  const std::unique_ptr<Simulation> simulation = make_simulation(s);
-  Simulation& sim = *simulation;
-  std::vector<double> y = std::move(s.initial_state);
+  Data data(model);
   PythonObserver observer(output);
-  const RunStatistics run = sim.run(y, s.run, observer);
-  py::list contacts;
-  for (const ContactGroup& g : sim.contacts()) {
-    const GroupStatistics& c = g.statistics();
-    py::dict d;
-    d["name"] = g.name();
-    d["first_contact_time"] = std::isnan(c.first_contact_time) ? py::object(py::none()) : py::float_(c.first_contact_time);
-    d["impacts"] = c.impacts;
-    d["max_indentation"] = c.max_indentation;
-    d["solver_failures"] = c.solver_failures;
-    d["pairs_touched"] = c.pairs_touched;
-    d["max_points"] = c.max_points;
-    d["deep_appearances"] = c.deep_appearances;
-    contacts.append(d);
-  }
-  py::list warnings;
-  for (const RunWarning& w : run.health.warnings()) {
-    py::dict d;
-    d["kind"] = to_string(w.kind);
-    d["subject"] = w.subject;
-    d["count"] = w.count;
-    d["first_time"] = w.first_time;
-    d["worst"] = w.worst;
-    d["message"] = run.health.describe(w);
-    warnings.append(d);
-  }
-  py::dict summary;
-  summary["status"] = to_string(run.health.status());
-  summary["warnings"] = warnings;
-  summary["end_time"] = run.end_time;
-  summary["steps"] = run.steps;
-  summary["rhs_evaluations"] = run.rhs_evaluations;
-  summary["integrator_failures"] = run.failures;
-  summary["energy"] = py::dict(py::arg("initial") = run.initial_energy,
-                               py::arg("final") = sim.mechanical_energy(y.data()),
-                               py::arg("dissipated") = sim.dissipated_energy(y.data()));
-  summary["constraint_drift"] = run.constraint_drift;
-  summary["contacts"] = contacts;
-  return summary;
+  run(*model, data, observer);
+  return summary(data);
 }
+
+py::object time_or_none(double t) { return std::isnan(t) ? py::object(py::none()) : py::float_(t); }
 
 }  // namespace
 
+std::vector<std::string> overrides(const std::optional<py::dict>& set) {
+  std::vector<std::string> out;
+  if (set)
+    for (const auto& [key, value] : *set) out.push_back(key.cast<std::string>() + "=" + toml_value(value));
+  return out;
+}
+
+py::dict summary(Data& data) {
+  const RunStatistics& run = data.statistics();
+  py::list contacts;
+  for (const ContactGroup& g : data.simulation().contacts()) {
+    const GroupStatistics& c = g.statistics();
+    contacts.append(py::dict(py::arg("name") = g.name(), py::arg("first_contact_time") = time_or_none(c.first_contact_time),
+                             py::arg("impacts") = c.impacts, py::arg("max_indentation") = c.max_indentation,
+                             py::arg("solver_failures") = c.solver_failures, py::arg("pairs_touched") = c.pairs_touched,
+                             py::arg("max_points") = c.max_points, py::arg("deep_appearances") = c.deep_appearances));
+  }
+  py::list warnings;
+  for (const RunWarning& w : run.health.warnings())
+    warnings.append(py::dict(py::arg("kind") = to_string(w.kind), py::arg("subject") = w.subject,
+                             py::arg("count") = w.count, py::arg("first_time") = w.first_time,
+                             py::arg("worst") = w.worst, py::arg("message") = run.health.describe(w)));
+  py::dict s;
+  s["status"] = to_string(run.health.status());
+  s["warnings"] = warnings;
+  s["end_time"] = run.end_time;
+  s["steps"] = run.steps;
+  s["rhs_evaluations"] = run.rhs_evaluations;
+  s["integrator_failures"] = run.failures;
+  s["energy"] = py::dict(py::arg("initial") = run.initial_energy, py::arg("final") = data.mechanical_energy(),
+                         py::arg("dissipated") = data.dissipated_energy());
+  s["constraint_drift"] = run.constraint_drift;
+  s["contacts"] = contacts;
+  return s;
+}
+
 void bind_simulation(py::module_& m) {
   py::register_exception<ScenarioError>(m, "ScenarioError", m.attr("Error").ptr());
+  // Bodies placed with surfaces inside each other: a scenario error too.
+  py::register_exception<InitialPenetrationError>(m, "InitialPenetrationError", m.attr("ScenarioError").ptr());
   m.def("simulate", &simulate, py::arg("scenario"), py::arg("end_time") = py::none(),
-        py::arg("output") = Output{},
-        "Runs a scenario file (docs/scenario.md) with surfdb's multibody loop. output(t, bodies) is\n"
-        "called at t = 0 and each output instant, bodies a (body count, 13) array: position (m),\n"
-        "Euler parameters, velocity (m/s), angular velocity (body axes, rad/s). Returns the\n"
-        "summary: status ('ok', 'warnings' or 'failed'), warnings (each a dict: kind, subject, count,\n"
-        "first_time, worst, message), end_time, steps, rhs_evaluations, integrator_failures, energy,\n"
-        "constraint_drift, contacts.");
+        py::arg("output") = Output{}, py::arg("set") = py::none(),
+        "Runs a scenario file (docs/scenario.md) with surfdb's multibody loop: Model, Data and run to\n"
+        "the end time. set={'contact.ball-cup.stiffness': 4e9} changes the file's values first, as\n"
+        "`surfdb simulate --set` does. output(t, bodies) is called at t = 0 and each output instant,\n"
+        "bodies a (body count, 13) array: position (m), Euler parameters, velocity (m/s), angular\n"
+        "velocity (body axes, rad/s). Returns the summary: status ('ok', 'warnings' or 'failed'),\n"
+        "warnings (each a dict: kind, subject, count, first_time, worst, message), end_time, steps,\n"
+        "rhs_evaluations, integrator_failures, energy, constraint_drift, contacts.");
 }
 
 }  // namespace surfdb::python

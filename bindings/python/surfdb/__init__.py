@@ -7,6 +7,11 @@
     q.p, q.n, q.valid                             # arrays of shape (1000, 3), (1000, 3), (1000,)
     foot = window.project(np.array([[0.0, 0.0, -45.0]]))
 
+    m = surfdb.Model("scene.toml", set={"contact.ball-cup.stiffness": 4e9})  # a scenario, compiled once
+    d = surfdb.Data(m)                            # one run of it: state, contacts, integrator
+    surfdb.step(m, d); surfdb.advance(m, d, 0.1)  # the model's own integrator, GIL released
+    d.position, d.velocity, d.contacts()          # numpy views of the state; contact points
+
 Lengths of databases and bindings are the file's unit (mm for CAD input); contacts are in SI.
 The loops over points run in C++: pass whole arrays, not one point per call.
 """
@@ -18,12 +23,13 @@ except ModuleNotFoundError as e:  # the compiled module needs it too
     raise ImportError("surfdb needs numpy, which this Python (" + __import__("sys").executable + ") lacks: "
                       "apt-get install python3-numpy, or pip install numpy") from e
 
-from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Database, DegenerateGeometry, Error,
-                      FormatError, Mount, ScenarioError, convert, faces, simulate)
+from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Data, Database, DegenerateGeometry, Error,
+                      FormatError, InitialPenetrationError, Model, Mount, ScenarioError, advance, convert, faces, reset,
+                      restore, simulate, step)
 
-__all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Database", "DegenerateGeometry", "Error",
-           "FormatError", "Mount", "Points", "PointsD1", "Projection", "STATUS", "ScenarioError", "convert", "faces",
-           "simulate"]
+__all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Data", "Database", "DegenerateGeometry",
+           "Error", "FormatError", "InitialPenetrationError", "Model", "Mount", "Points", "PointsD1", "Projection",
+           "STATUS", "ScenarioError", "advance", "convert", "faces", "reset", "restore", "simulate", "step"]
 
 #: Names of the query status codes in Points.status.
 STATUS = ("valid", "outside_domain", "invalid_cell")

@@ -11,8 +11,27 @@
 
 namespace surfdb {
 
+namespace {
+
+// A model of the given parts, for the constructors that take them rather than a shared model.
+std::shared_ptr<const Model> model_of(MultibodyModel multibody, std::vector<ContactSurface> surfaces,
+                                      std::vector<ContactGroupSpec> contacts, Stabilisation stabilisation) {
+  auto model = std::make_shared<Model>();
+  model->multibody = std::move(multibody);
+  model->surfaces = std::move(surfaces);
+  model->contacts = std::move(contacts);
+  model->stabilisation = stabilisation;
+  return model;
+}
+
+}  // namespace
+
 Simulation::Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Stabilisation stabilisation)
-    : model_(std::move(model)), dynamics_(model_, stabilisation), states_(model_.bodies.size()) {
+    : Simulation(model_of(std::move(model), {}, {}, stabilisation), std::move(pairs)) {}
+
+Simulation::Simulation(std::shared_ptr<const Model> model, std::vector<ContactPair> pairs)
+    : shared_(std::move(model)), model_(shared_->multibody), dynamics_(model_, shared_->stabilisation),
+      surfaces_(shared_->surfaces), states_(model_.bodies.size()) {
   if (!model_.surface_joints.empty())
     throw std::invalid_argument("surface joints need the scene's surfaces: construct the simulation with them");
   find_joint_groups();
@@ -30,12 +49,15 @@ Simulation::Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Sta
 
 Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surfaces, std::vector<ContactGroupSpec> contacts,
                        Stabilisation stabilisation)
-    : model_(std::move(model)), dynamics_(model_, stabilisation), surfaces_(std::move(surfaces)),
-      states_(model_.bodies.size()) {
+    : Simulation(model_of(std::move(model), std::move(surfaces), std::move(contacts), stabilisation)) {}
+
+Simulation::Simulation(std::shared_ptr<const Model> model)
+    : shared_(std::move(model)), model_(shared_->multibody), dynamics_(model_, shared_->stabilisation),
+      surfaces_(shared_->surfaces), states_(model_.bodies.size()) {
   find_joint_groups();
-  contacts_.reserve(contacts.size());
-  for (ContactGroupSpec& c : contacts) {
-    contacts_.emplace_back(std::move(c), surfaces_, model_);
+  contacts_.reserve(shared_->contacts.size());
+  for (const ContactGroupSpec& c : shared_->contacts) {
+    contacts_.emplace_back(c, surfaces_, model_);
     grouped_ |= contacts_.back().single() == nullptr;
   }
   for (std::size_t s = 0; s < surfaces_.size(); ++s) {

@@ -242,6 +242,22 @@ Scenario load_scenario(const std::filesystem::path& path, std::span<const std::s
   return ScenarioReader(path, overrides).read();
 }
 
+std::shared_ptr<Model> make_model(Scenario scenario, std::string source) {
+  auto model = std::make_shared<Model>();
+  model->source = std::move(source);
+  model->multibody = std::move(scenario.model);
+  model->initial_state = std::move(scenario.initial_state);
+  model->surfaces = std::move(scenario.surfaces);
+  model->contacts = std::move(scenario.contacts);
+  model->stabilisation = scenario.stabilisation;
+  model->run = scenario.run;
+  return model;
+}
+
+std::shared_ptr<Model> load_model(const std::filesystem::path& path, std::span<const std::string> overrides) {
+  return make_model(load_scenario(path, overrides), path.string());
+}
+
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {
   try {
     std::unique_ptr<Simulation> sim = std::make_unique<Simulation>(

@@ -1,5 +1,6 @@
-! surfdb's C API (surfdb.h) for Fortran through ISO_C_BINDING: the types and functions the
-! examples use. Compile it with the program: gfortran surfdb.f90 PROGRAM.f90 -lsurfdb_runtime
+! surfdb's C API (surfdb.h, and model.h's models and their runs) for Fortran through
+! ISO_C_BINDING: the types and functions the examples use. Compile it with the program:
+! gfortran surfdb.f90 PROGRAM.f90 -lsurfdb_runtime (models: -lsurfdb_c_simulation -lsurfdb_c)
 module surfdb
   use, intrinsic :: iso_c_binding
   implicit none
@@ -99,6 +100,63 @@ module surfdb
       type(c_ptr), value :: contact
       type(surfdb_body_state), intent(in) :: body_i, body_j
       type(surfdb_contact_result), intent(out) :: result
+    end function
+
+    ! model.h: a scenario compiled once into a model, runs of it (data) stepped by the library.
+    integer(c_int) function surfdb_model_open(scenario, overrides, override_count, model) bind(c)
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), dimension(*), intent(in) :: scenario
+      type(c_ptr), value :: overrides  ! const char* const*, or c_null_ptr with override_count 0
+      integer(c_int), value :: override_count
+      type(c_ptr), intent(out) :: model
+    end function
+    subroutine surfdb_model_close(model) bind(c)
+      import :: c_ptr
+      type(c_ptr), value :: model
+    end subroutine
+    integer(c_int) function surfdb_data_make(model, data) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: model
+      type(c_ptr), intent(out) :: data
+    end function
+    subroutine surfdb_data_close(data) bind(c)
+      import :: c_ptr
+      type(c_ptr), value :: data
+    end subroutine
+    real(c_double) function surfdb_data_time(data) bind(c)
+      import :: c_double, c_ptr
+      type(c_ptr), value :: data
+    end function
+    integer(c_int) function surfdb_data_state_size(data) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: data
+    end function
+    ! Per body 13 numbers: position (3), Euler parameters (4), velocity (3), angular velocity
+    ! (3, body axes); then the contacts' dissipated energies and surface joints' parameters.
+    integer(c_int) function surfdb_data_get_state(data, state, size) bind(c)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: data
+      real(c_double), intent(out) :: state(*)
+      integer(c_int), value :: size
+    end function
+    integer(c_int) function surfdb_data_set_state(data, state, size) bind(c)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: data
+      real(c_double), intent(in) :: state(*)
+      integer(c_int), value :: size
+    end function
+    integer(c_int) function surfdb_step(model, data) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: model, data
+    end function
+    integer(c_int) function surfdb_advance(model, data, t) bind(c)
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: model, data
+      real(c_double), value :: t
+    end function
+    integer(c_int) function surfdb_reset(model, data) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: model, data
     end function
   end interface
 

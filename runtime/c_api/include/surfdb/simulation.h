@@ -1,7 +1,8 @@
 /* Scenarios run by surfdb's own multibody loop, from C, Fortran or any language with a C foreign-
  * function interface (library surfdb_c_simulation, with surfdb_c). A scenario file
- * (docs/scenario.md) holds the bodies, joints, surfaces, contacts and integrator; the run is
- * Simulation::run of the C++ API, the same steps and numbers as `surfdb simulate`.
+ * (docs/scenario.md) holds the bodies, joints, surfaces, contacts and integrator; the run is the
+ * library's run of its model (surfdb/model.h, which also steps a run by hand), the same initial
+ * checks, steps and numbers as `surfdb simulate`.
  *
  * Statuses and surfdb_last_error() as in surfdb.h; no C++ exception crosses this header, and none
  * crosses the caller's callback (it is plain C). SI units. Thread safety: one simulation per
@@ -65,7 +66,8 @@ typedef struct surfdb_run_warning {
   const char* message; /* the line `surfdb simulate` prints */
 } surfdb_run_warning;
 
-/* Reads and checks a scenario file (tables relative to its folder). */
+/* Reads and checks a scenario file (tables relative to its folder), with the initial checks: a
+ * contact starting deeper than its tolerance is SURFDB_ERROR_SCENARIO. */
 surfdb_status surfdb_simulation_open(const char* scenario, surfdb_simulation** out);
 void surfdb_simulation_close(surfdb_simulation* sim);
 int surfdb_simulation_body_count(const surfdb_simulation* sim);

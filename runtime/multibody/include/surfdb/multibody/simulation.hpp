@@ -8,15 +8,19 @@
 // formulation add their surface parameters and rates (surface_joint_parameters.hpp) as states
 // after the contacts', 8 per joint, in the order of the model's surface joints.
 //
-// A Simulation owns its model, surfaces and contacts; the dynamics and the loads refer to them,
-// so it is neither copied nor moved.
+// A Simulation is one run of a Model (model.hpp): it refers to the model's bodies, surfaces and
+// contact specifications, shared and never changed, and owns what the run changes (the contact
+// pairs with their windows and warm starts, the dynamics' buffers). The dynamics and the loads
+// refer to its members, so it is neither copied nor moved.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "surfdb/multibody/broad_phase.hpp"
 #include "surfdb/multibody/contact_group.hpp"
 #include "surfdb/multibody/dynamics.hpp"
+#include "surfdb/multibody/model.hpp"
 #include "surfdb/multibody/simulation_run.hpp"
 #include "surfdb/multibody/surface_joint.hpp"
 
@@ -24,6 +28,10 @@ namespace surfdb {
 
 class Simulation : public OdeSystem {
  public:
+  /// A run of `model`'s contacts and surface joints (its initial state and run settings are the
+  /// caller's: Data, data.hpp). Throws std::invalid_argument when a group's fixed pair or a
+  /// surface joint cannot be made.
+  explicit Simulation(std::shared_ptr<const Model> model);
   /// Contacts given as pairs, each its own contact, always evaluated.
   Simulation(MultibodyModel model, std::vector<ContactPair> pairs, Stabilisation stabilisation = {});
   /// Contacts given as groups of a scene's surfaces (a group of one candidate pair is fixed), and
@@ -92,6 +100,7 @@ class Simulation : public OdeSystem {
   std::size_t broad_phase_pairs() const { return broad_phase_pairs_; }
 
  private:
+  Simulation(std::shared_ptr<const Model> model, std::vector<ContactPair> pairs);
   void list_state_bodies();
   void update_body_states(const double* y);  // of state_bodies_
   const BodyState& state_of(int body) const;  // at the current evaluation; the ground at rest
@@ -106,9 +115,10 @@ class Simulation : public OdeSystem {
   void add_parameter_blocks(JacobianBlocks& blocks) const;
   BodyAcceleration acceleration_of(int body) const;  // at the last derivative(), world axes
 
-  MultibodyModel model_;
+  std::shared_ptr<const Model> shared_;  // what model_ and surfaces_ refer into
+  const MultibodyModel& model_;
   Dynamics dynamics_;
-  std::vector<ContactSurface> surfaces_;
+  const std::vector<ContactSurface>& surfaces_;
   std::vector<ContactGroup> contacts_;
   std::vector<SurfaceJoint> surface_joints_;
   std::vector<int> parameter_first_;  // per surface joint: its first state, or -1

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "surfdb/multibody/contact_group.hpp"
+#include "surfdb/multibody/model.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
 #include "surfdb/multibody/simulation.hpp"
 #include "surfdb/multibody/simulation_run.hpp"
@@ -48,6 +49,12 @@ struct ScenarioValueKind {
 /// `--set` checks it; throws ScenarioError, naming the file, for a malformed path, an unknown table
 /// or key, or a missing entry.
 std::optional<ScenarioValueKind> scenario_value_kind(const std::filesystem::path& scenario, const std::string& path);
+
+/// The scenario as a model (model.hpp), its parts moved in; `source` names it in messages.
+/// Adjust its run settings before sharing it as std::shared_ptr<const Model>.
+std::shared_ptr<Model> make_model(Scenario scenario, std::string source);
+/// load_scenario(path, overrides) as a model.
+std::shared_ptr<Model> load_model(const std::filesystem::path& path, std::span<const std::string> overrides = {});
 
 /// The scenario's simulation: its model, surfaces and contacts moved in (the scenario keeps its
 /// initial state and run settings), each fixed pair set up (free-form windows, node trees).

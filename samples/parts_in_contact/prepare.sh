@@ -21,5 +21,6 @@ convert v_groove 1
 convert seam_plate 1
 convert fillet_ramp 1
 convert bowl 1
+convert holed_plate 1
 convert ball 0.1
 python3 "$here/bowl_of_balls.py" > "$here/bowl_of_balls.toml"

@@ -67,8 +67,8 @@ std::vector<NodeTree::Impl::Line> NodeTree::Impl::read_lines() const {
 // its points lies farther than half that from the nearer line; where the nodes' curvature says the
 // curve bends little, by twice the sagitta of that length instead. And by 1 % of the cell.
 Sphere NodeTree::Impl::record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0,
-                                     std::uint64_t j1) const {
-  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
+                                     std::uint64_t j1, Eigen::Vector3d& low, Eigen::Vector3d& high) const {
+  low = Eigen::Vector3d::Constant(INFINITY), high = -low;
   double curvature = 0, across = 0, speed = 0;
   for (std::uint64_t j = j0; j <= j1; ++j) {
     low = low.cwiseMin(first.p[j]).cwiseMin(last.p[j]);
@@ -83,7 +83,9 @@ Sphere NodeTree::Impl::record_bounds(const Line& first, const Line& last, double
   // The speed may vary between the lines: 1.5 times the larger at either end.
   const double length = std::max(across, 1.5 * speed * du_lines);
   const double along = std::max((first.p[j1] - first.p[j0]).norm(), (last.p[j1] - last.p[j0]).norm());
-  s.radius += std::min(0.5 * length, 2 * sagitta(curvature, length)) + 0.01 * std::max(length, along);
+  const double allowance = std::min(0.5 * length, 2 * sagitta(curvature, length)) + 0.01 * std::max(length, along);
+  s.radius += allowance;
+  low.array() -= allowance, high.array() += allowance;
   if (!s.centre.allFinite() || !std::isfinite(s.radius)) return {};
   return s;
 }
@@ -124,21 +126,22 @@ std::shared_ptr<const NodeTree> NodeTree::build(const Database& db) {
   const RecordLayout& l = h.layout;
   const std::vector<Impl::Line> lines = d.read_lines();
   std::vector<Sphere> records(l.data_records);
+  // The box of the records' boxes: a plane's is its nodes' and a small allowance, where the box
+  // of its records' spheres would stand half a record off the plane.
+  d.low = Eigen::Vector3d::Constant(INFINITY), d.high = -d.low;
   for (std::uint64_t a = 0; a < l.u_records; ++a)
     for (std::uint64_t b = 0; b < l.v_records; ++b) {
       const std::uint64_t j0 = b * l.v_record_points, j1 = std::min(j0 + l.v_record_points, l.v_points - 1);
       const std::size_t last = std::min<std::size_t>(a + 1, lines.size() - 1);
       const double du_lines = h.u_at(std::min(a * l.u_record_points + l.u_record_points, l.u_points - 1)) - h.u_at(a * l.u_record_points);
-      records[a * l.v_records + b] = d.record_bounds(lines[a], lines[last], du_lines, j0, j1);
+      Eigen::Vector3d low, high;
+      records[a * l.v_records + b] = d.record_bounds(lines[a], lines[last], du_lines, j0, j1, low, high);
+      d.low = d.low.cwiseMin(low), d.high = d.high.cwiseMax(high);
     }
   const Sphere all = enclose(records);
   d.centre = all.centre, d.radius = all.radius;
-  d.low = Eigen::Vector3d::Constant(std::isfinite(all.radius) ? INFINITY : -INFINITY), d.high = -d.low;
-  if (std::isfinite(all.radius))
-    for (const Sphere& s : records) {
-      d.low = d.low.cwiseMin((s.centre.array() - s.radius).matrix());
-      d.high = d.high.cwiseMax((s.centre.array() + s.radius).matrix());
-    }
+  if (!std::isfinite(all.radius))  // some record unbounded: so is the box
+    d.low = Eigen::Vector3d::Constant(-INFINITY), d.high = -d.low;
   // About 50 nodes of a record in a search: Newton finishes from a few cells.
   d.stride = std::max<std::uint64_t>(1, std::llround(std::sqrt(double(l.points_per_record()) / 50)));
   d.tree_u = (l.u_record_points + d.stride - 1) / d.stride, d.tree_v = (l.v_record_points + d.stride - 1) / d.stride;

@@ -119,7 +119,9 @@ struct NodeTree::Impl {
     cache_state[k].store(2, std::memory_order_release);
     return out;
   }
-  Sphere record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0, std::uint64_t j1) const;
+  /// A record's sphere, and its box (low, high) grown by the same allowance for the unread lines.
+  Sphere record_bounds(const Line& first, const Line& last, double du_lines, std::uint64_t j0, std::uint64_t j1,
+                       Eigen::Vector3d& low, Eigen::Vector3d& high) const;
   void build_levels(std::vector<Sphere> records);
   struct NearestSearch;
   struct PairSearch;

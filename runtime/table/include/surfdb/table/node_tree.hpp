@@ -70,7 +70,8 @@ class NodeTree {
   /// rejection of distant pairs.
   const Eigen::Vector3d& bounding_centre() const;
   double bounding_radius() const;
-  /// The box (table axes, file unit) holding every record's sphere.
+  /// The box (table axes, file unit) holding every record's nodes and the allowance its sphere has
+  /// for the points between them: the surface lies inside.
   const Eigen::Vector3d& box_low() const;
   const Eigen::Vector3d& box_high() const;
 

@@ -6,6 +6,7 @@
 
 #include "surfdb/multibody/multibody_state.hpp"
 #include "surfdb/multibody/simulation.hpp"
+#include "sphere_in_solid.hpp"
 
 namespace surfdb {
 namespace {
@@ -32,6 +33,7 @@ HealthMonitor::HealthMonitor(const Simulation& sim, const HealthLimits& limits, 
 
 void HealthMonitor::after_step(double t, const double* y) {
   check_contacts(t);
+  check_solids(t, y);
   if (energy_applies_) check_energy(t, y);
 }
 
@@ -80,6 +82,17 @@ void HealthMonitor::check_contacts(double t) {
                    static_cast<long>(failures - joint_failures_[k]));
     joint_failures_[k] = failures;
   }
+}
+
+// A sphere whose centre lies inside a solid while none of its points touches it has passed
+// through its surface (a contact that ended at a face's trim, an edge no feature caught).
+void HealthMonitor::check_solids(double t, const double* y) {
+  for (const ContactGroup& g : sim_.contacts())
+    g.for_each_pair([&](const ContactPair& pair) {
+      if (pair.state().points > 0) return;
+      const SphereInSolid s = sphere_in_solid(pair, y);
+      if (s.applies && s.centre < 0) health_.note(HealthKind::passed_through, named("contact", pair.name()), t, -s.centre);
+    });
 }
 
 // E + W - E0 may not rise beyond the bound: a jump into a contact, a step too coarse, a sign wrong.

@@ -1,5 +1,6 @@
 // Watches a run for what makes it doubtful (run_health.hpp): after each accepted step the
-// contacts' solver failures and deep appearances, the energy balance and the state's finiteness;
+// contacts' solver failures and deep appearances, spheres inside solids they do not touch, the
+// energy balance and the state's finiteness;
 // at each output instant the constraints' drift. Allocates only when it notes something new.
 #pragma once
 
@@ -27,6 +28,7 @@ class HealthMonitor {
 
  private:
   void check_contacts(double t);
+  void check_solids(double t, const double* y);
   void check_energy(double t, const double* y);
 
   const Simulation& sim_;

@@ -5,8 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "surfdb/multibody/multibody_state.hpp"
-#include "surfdb/table/solid_distance.hpp"
+#include "sphere_in_solid.hpp"
 
 namespace surfdb {
 namespace {
@@ -40,20 +39,6 @@ double tolerance_of(const Simulation& sim, const ContactPair& pair) {
                                        g > 0 ? g : kStandardGravity);
 }
 
-// How deep a sphere starts inside a solid surface set (a closed one, solid_distance.hpp), m: its
-// radius less its centre's signed distance to the surface; 0 when apart or not a solid. The
-// contact's own detection does not see a start deeper than its entry depth.
-double depth_in_solid(const ContactPair& pair, const double* y) {
-  const auto* s = std::get_if<SphereOnTables>(&pair.spec().geometry);
-  if (!s || !closed_solid(*s->surface_j)) return 0;
-  const BodyState i = pair.spec().body_i == kGround ? BodyState{} : body_view(y, pair.spec().body_i).body_state();
-  const BodyState j = pair.spec().body_j == kGround ? BodyState{} : body_view(y, pair.spec().body_j).body_state();
-  const Eigen::Vector3d centre = i.pose.r + i.pose.A * s->sphere.centre;
-  const Eigen::Vector3d x = (j.pose.A * s->mount_j.rotation).transpose() * (centre - j.pose.r - j.pose.A * s->mount_j.offset);
-  const double scale = s->surface_j->meters_per_unit();
-  return std::max(0.0, s->sphere.radius - scale * signed_distance(*s->surface_j, x / scale));
-}
-
 }  // namespace
 
 double default_penetration_tolerance(double stiffness, double exponent, double mass, double gravity) {
@@ -67,7 +52,10 @@ std::vector<InitialPenetration> check_initial_penetration(Simulation& sim, const
   for (const ContactGroup& group : sim.contacts())
     group.for_each_pair([&](const ContactPair& pair) {
       const ContactSpec& spec = pair.spec();
-      const double depth = std::max(pair.state().points > 0 ? pair.state().last.indentation : 0.0, depth_in_solid(pair, y));
+      // A start deeper than the entry depth has no contact point: the solid's distance says it.
+      const SphereInSolid solid = sphere_in_solid(pair, y);
+      const double depth = std::max(pair.state().points > 0 ? pair.state().last.indentation : 0.0,
+                                    solid.applies ? solid.radius - solid.centre : 0.0);
       if (depth > 0) found.push_back({spec.name, spec.surface_i, spec.surface_j, depth, tolerance_of(sim, pair)});
     });
   for (const InitialPenetration& p : found)

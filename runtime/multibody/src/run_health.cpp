@@ -61,6 +61,9 @@ std::string RunHealth::describe(const RunWarning& w) const {
       return w.subject + ": " + w.message + "; the run stopped at " + first;
     case HealthKind::non_finite_state:
       return w.subject + ": NaN or infinity in its state at " + first + "; the run stopped at the step before";
+    case HealthKind::passed_through:
+      return w.subject + ": the sphere's centre was inside the solid at " + counted(w.count, "step", "steps") +
+             ", up to " + number(w.worst) + " m deep (first at " + first + "): it passed through";
   }
   return w.subject;
 }
@@ -83,6 +86,7 @@ const char* to_string(HealthKind kind) {
     case HealthKind::integrator_message: return "integrator_message";
     case HealthKind::integrator_failure: return "integrator_failure";
     case HealthKind::non_finite_state: return "non_finite_state";
+    case HealthKind::passed_through: return "passed_through";
   }
   return "unknown";
 }

@@ -8,6 +8,7 @@
 //   solver_failures     accepted steps at which a contact's detection did not solve
 //   deep_appearance     a contact point that appeared deeper than its approach could have pressed
 //                       it (it jumped in: an edge crossed, a face entered from behind)
+//   passed_through      a sphere's centre inside a solid surface set while none of its points touches
 //   energy_gain         the mechanical energy plus the dissipated work rose above its start
 //   constraint_drift    a joint's position-level violation beyond the bound
 //   integrator_message  SUNDIALS warned (e.g. t + h = t: steps at the smallest step)
@@ -32,6 +33,7 @@ enum class HealthKind {
   integrator_message,
   integrator_failure,
   non_finite_state,
+  passed_through,
 };
 
 /// One kind of trouble about one subject.

@@ -1,0 +1,158 @@
+// surfdb assemble: a CAD assembly -> a directory of parts in their body frames, a scenario that
+// runs as written and a JSON contract (docs/assembly.md).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "assembly_output.hpp"
+#include "assembly_plan.hpp"
+#include "assembly_scene.hpp"
+#include "commands.hpp"
+#include "deferred_signals.hpp"
+#include "log.hpp"
+#include "number_format.hpp"
+#include "option_checks.hpp"
+#include "output_checks.hpp"
+#include "progress_bar.hpp"
+
+namespace surfdb::cli {
+namespace {
+
+struct AssembleArgs {
+  std::string input, output, material, max_size = "64G";
+  std::vector<std::string> densities, ground, contacts;
+  std::vector<double> gravity{0, 0, -9.81};
+  double spacing = 0, deflection = 0, foundation_modulus = 0, layer_thickness = 1e-3, damping_ratio = 1, friction = 0.3;
+  double end_time = 1;
+  unsigned threads = 0;
+};
+
+// The command as the scene's header comment repeats it: the input's file name and every option given.
+std::string command_line(const AssembleArgs& a, const CLI::App& cmd) {
+  std::string text = "surfdb assemble " + std::filesystem::path(a.input).filename().string() + " -o DIR";
+  for (const CLI::Option* o : cmd.get_options()) {
+    if (o->get_name() == "--output" || o->get_name() == "-o,--output" || o->count() == 0 || o->get_lnames().empty()) continue;
+    for (const std::string& value : o->results()) text += " --" + o->get_lnames().front() + " " + value;
+  }
+  return text;
+}
+
+AssembleOptions options_from(const AssembleArgs& a) {
+  AssembleOptions o;
+  if (!a.material.empty()) o.material = material_named(a.material);
+  o.densities = a.densities;
+  o.ground = a.ground;
+  o.contacts = a.contacts;
+  o.gravity = Eigen::Vector3d(a.gravity[0], a.gravity[1], a.gravity[2]);
+  return o;
+}
+
+SceneSettings settings_from(const AssembleArgs& a, const AssembleOptions& o, const CLI::App& cmd) {
+  SceneSettings s;
+  if (cmd.count("--foundation-modulus")) {
+    s.foundation_modulus = a.foundation_modulus;
+  } else if (o.material) {
+    s.foundation_modulus = o.material->youngs_modulus / (1 - o.material->poisson_ratio * o.material->poisson_ratio);
+  } else {
+    throw UsageError("give --material NAME or --foundation-modulus PA: the contact's stiffness follows from it");
+  }
+  s.layer_thickness = a.layer_thickness;
+  s.damping_ratio = a.damping_ratio;
+  s.friction = a.friction;
+  if (a.friction < 0) throw UsageError("--friction " + format_number(a.friction) + ": must not be negative");
+  s.end_time = a.end_time;
+  s.command = command_line(a, cmd);
+  return s;
+}
+
+std::vector<PartOutput> prepare_parts(const CadAssembly& assembly, const AssemblyPlan& plan, const AssembleArgs& a) {
+  PartOutputOptions o;
+  if (a.spacing > 0) o.spacing = a.spacing;
+  if (a.deflection > 0) o.deflection = a.deflection;
+  o.threads = a.threads;
+  std::vector<PartOutput> parts;
+  ProgressBar bar("meshing " + count_of(plan.parts.size(), "part") + " of " + assembly.file_name());
+  for (const PartPlan& p : plan.parts) {
+    DeferredSignals::check();
+    parts.push_back(prepare_part(assembly.parts()[p.part].name, assembly.part_model(p.part, p.body_frame), o));
+    bar.update(parts.size(), plan.parts.size());
+  }
+  bar.finish();
+  return parts;
+}
+
+// The whole output's size, said and checked against --max-size and the free space before writing.
+void check_size(const std::vector<PartOutput>& parts, const AssembleArgs& a, std::size_t text_bytes) {
+  std::uint64_t bytes = text_bytes;
+  for (const PartOutput& p : parts) bytes += p.set_bytes + p.mesh_bytes;
+  const std::uint64_t max_bytes = parse_size(a.max_size, "--max-size");
+  if (bytes > max_bytes)
+    throw std::runtime_error("cannot write " + a.output + ": it would take " + size_text(bytes) + ", more than --max-size " +
+                             a.max_size);
+  check_free_space(std::filesystem::absolute(a.output).parent_path(), bytes, "cannot write " + a.output + ": it", true);
+  spdlog::info("writing {}: {} in {}", a.output, count_of(parts.size(), "part"), format_size(bytes));
+}
+
+void assemble(const AssembleArgs& a, const CLI::App& cmd) {
+  const AssembleOptions options = options_from(a);
+  const SceneSettings settings = settings_from(a, options, cmd);
+  check_assembly_destination(a.output);
+  refuse_input_as_output(a.output, {a.input});
+  const CadAssembly assembly = CadAssembly::load(a.input);
+  for (const std::string& w : assembly.warnings()) spdlog::warn("{}", w);
+  const AssemblyPlan plan = plan_assembly(assembly, options);
+  std::vector<PartOutput> parts = prepare_parts(assembly, plan, a);
+  const std::string scene = scene_toml(assembly, plan, options, settings), json = assembly_json(assembly, plan);
+  check_size(parts, a, scene.size() + json.size());
+  ProgressBar bar("writing " + count_of(parts.size(), "part") + " into " + a.output);
+  write_assembly_directory(a.output, parts, scene, json, [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); });
+  bar.finish();
+  std::size_t bodies = 0;
+  for (const BodyPlan& b : plan.bodies) bodies += b.ground ? 0 : 1;
+  spdlog::info("wrote {}: {}, {} {} and {} fixed; run it with: surfdb simulate {}/scene.toml -o OUT", a.output,
+               count_of(parts.size(), "part"), bodies, bodies == 1 ? "body" : "bodies", plan.bodies.size() - bodies,
+               a.output);
+}
+
+void run(const AssembleArgs& a, const CLI::App& cmd) {
+  try {
+    const DeferredSignals deferred;
+    assemble(a, cmd);
+  } catch (const Interrupted& e) {
+    e.resume();
+  }
+}
+
+}  // namespace
+
+void add_assemble_command(CLI::App& app) {
+  auto args = std::make_shared<AssembleArgs>();
+  CLI::App* cmd = app.add_subcommand("assemble", "Turn a CAD assembly (STEP, IGES) into bodies: parts, mass properties, "
+                                                 "placements and a scenario that runs");
+  cmd->add_option("ASSEMBLY", args->input, "STEP or IGES assembly")->required();
+  cmd->add_option("-o,--output", args->output, "Output directory DIR (missing or empty)")->required();
+  cmd->add_option("--material", args->material, "steel, aluminium, brass, titanium or abs: density and contact stiffness");
+  cmd->add_option("--density", args->densities, "RHO (kg/m^3) for every part, or GLOB=RHO for the parts it matches; repeatable");
+  cmd->add_option("--ground", args->ground, "Fix the parts or instances this glob names to the ground; repeatable");
+  cmd->add_option("--contacts", args->contacts, "Only these pairs touch: \"A:B\" globs of part names; repeatable");
+  cmd->add_option("--gravity", args->gravity, "Gravity X Y Z, m/s^2")->expected(3)->check(finite_number())->capture_default_str();
+  cmd->add_option("--spacing", args->spacing, "Table node spacing, mm (default: each part's box diagonal / 100)")
+      ->check(positive_number());
+  cmd->add_option("--deflection", args->deflection, "Mesh deflection, mm (default: each part's box diagonal / 500)")
+      ->check(positive_number());
+  cmd->add_option("--foundation-modulus", args->foundation_modulus, "Elastic layer modulus K of every part, Pa (default: the material's E/(1-nu^2))")
+      ->check(positive_number());
+  cmd->add_option("--layer-thickness", args->layer_thickness, "Elastic layer thickness b of every part, m")
+      ->capture_default_str()->check(positive_number());
+  cmd->add_option("--damping-ratio", args->damping_ratio, "Contact damping, a multiple of critical for the lightest loose part")
+      ->capture_default_str()->check(positive_number());
+  cmd->add_option("--friction", args->friction, "Coulomb friction coefficient between parts (0: none)")
+      ->capture_default_str()->check(finite_number());
+  cmd->add_option("--end-time", args->end_time, "The scenario's end time, s")->capture_default_str()->check(positive_number());
+  cmd->add_option("--max-size", args->max_size, "Refuse an output larger than this (K, M, G, T: powers of 1024)")
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")->check(at_least(1));
+  cmd->callback([args, cmd] { run(*args, *cmd); });
+}
+
+}  // namespace surfdb::cli

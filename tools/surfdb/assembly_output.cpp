@@ -8,12 +8,13 @@
 #include "deferred_signals.hpp"
 #include "number_format.hpp"
 #include "surfdb/libsurfdb/cad_mesh.hpp"
+#include "surfdb/libsurfdb/mesh_refinement.hpp"
 
 namespace surfdb::cli {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kSpacingPerDiagonal = 1.0 / 100, kDeflectionPerDiagonal = 1.0 / 500;
+constexpr double kSpacingPerDiagonal = 1.0 / 100, kDeflectionPerDiagonal = 1.0 / 500, kEdgePerDiagonal = 1.0 / 25;
 constexpr std::uint64_t kMeshWork = 1000;  // progress units per part mesh written
 
 double box_diagonal(const CadModel& model) {
@@ -70,6 +71,7 @@ PartOutput prepare_part(std::string name, CadModel model, const PartOutputOption
                              count_of(r.report.misoriented_edges, "misoriented edge") +
                              "); a smaller --deflection may close it");
   p.mesh = std::move(r.mesh);
+  refine_mesh(p.mesh, diagonal * kEdgePerDiagonal);  // the polygonal model's elements: no face a single triangle
   p.mesh.source_name = p.name + ".step";
   p.mesh_bytes = encode_mesh(p.mesh).size();
   return p;
@@ -117,6 +119,7 @@ void write_assembly_directory(const std::filesystem::path& dir, std::vector<Part
     commit_temporary_directory(temporary, false);
   } catch (...) {
     remove_temporary_directory(temporary);
+    DeferredSignals::check();  // the set writer names the face in what it rethrows: a signal stays a signal
     throw;
   }
 }

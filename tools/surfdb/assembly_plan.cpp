@@ -102,15 +102,14 @@ void add_contact_pairs(const CadAssembly& a, const std::string& option, Assembly
 }  // namespace
 
 Material material_named(const std::string& name) {
-  static const Material kMaterials[] = {{"steel", 7850, 210e9, 0.3},      {"aluminium", 2700, 70e9, 0.33},
-                                        {"brass", 8500, 100e9, 0.34},     {"titanium", 4430, 114e9, 0.34},
-                                        {"abs", 1040, 2.3e9, 0.35}};
+  static const Material kMaterials[] = {
+      {"steel", 7850}, {"aluminium", 2700}, {"brass", 8500}, {"titanium", 4430}, {"abs", 1040}};
   std::string names;
   for (const Material& m : kMaterials) {
     if (m.name == name) return m;
     names += (names.empty() ? "" : ", ") + m.name;
   }
-  throw UsageError("--material '" + name + "': unknown material (" + names + "; or give --density and the contact's values)");
+  throw UsageError("--material '" + name + "': unknown material (" + names + "; or give --density RHO)");
 }
 
 AssemblyPlan plan_assembly(const CadAssembly& a, const AssembleOptions& o) {

@@ -13,12 +13,10 @@
 
 namespace surfdb::cli {
 
-/// A material: density and the elastic constants the contact's stiffness comes from.
+/// A material the parts may be made of, by its name.
 struct Material {
   std::string name;
-  double density = 0;          // kg/m^3
-  double youngs_modulus = 0;   // Pa
-  double poisson_ratio = 0;
+  double density = 0;  // kg/m^3
 };
 
 /// "steel", "aluminium", "brass", "titanium", "abs"; throws a usage error listing them otherwise.

@@ -20,26 +20,38 @@ std::string list(std::initializer_list<double> values) {
 std::string vector_text(const Eigen::Vector3d& v) { return list({v[0], v[1], v[2]}); }
 
 std::string rows_text(const Eigen::Matrix3d& m) {
-  return "[" + vector_text(m.row(0)) + ", " + vector_text(m.row(1)) + ", " + vector_text(m.row(2)) + "]";
+  std::string text = "[";
+  for (int r = 0; r < 3; ++r) text.append(r ? ", " : "").append(vector_text(m.row(r)));
+  return text.append("]");
 }
 
 std::string quoted(const std::string& text) { return nlohmann::json(text).dump(); }
 
-// The lightest body that moves, resting on a patch of its own size: the damping that makes it
-// `ratio` times critical there, and the depth its weight sinks into the foundation.
-std::pair<double, double> damping_and_depth(const AssemblyPlan& plan, const SceneSettings& s, double gravity) {
-  const double c = s.foundation_modulus / (2 * s.layer_thickness);  // two layers in series
-  double mass = 0, area = 1;
-  const auto consider = [&](const MassProperties& m) {
-    if (mass == 0 || m.mass < mass) mass = m.mass, area = std::pow(m.volume, 2.0 / 3.0);
-  };
-  for (const BodyPlan& b : plan.bodies)
-    if (!b.ground) consider(plan.parts[b.part].mass);
-  if (mass == 0)
-    for (const PartPlan& p : plan.parts) consider(p.mass);
-  const double damping = 2 * s.damping_ratio * std::sqrt(c * mass / area);
-  const double depth = mass * std::max(gravity, 1e-3) / (c * area);
-  return {damping, depth};
+struct ContactLaw {
+  double stiffness = 0, damping = 0, depth = 0;  // N/m^3, N s/m^3, m
+};
+
+// The foundation's stiffness (given, or from the heaviest loose body's sink), the damping that
+// makes the lightest loose body resting on a patch of its own size `damping_ratio` times critical,
+// and the depth its weight sinks (below which the damping fades in).
+ContactLaw contact_law(const AssemblyPlan& plan, const SceneSettings& s, double gravity) {
+  const MassProperties *light = nullptr, *heavy = nullptr;
+  for (const BodyPlan& b : plan.bodies) {
+    if (b.ground) continue;
+    const MassProperties& m = plan.parts[b.part].mass;
+    if (!light || m.mass < light->mass) light = &m;
+    if (!heavy || m.mass > heavy->mass) heavy = &m;
+  }
+  if (!light) light = heavy = &plan.parts.front().mass;  // nothing moves: any part will do
+  const double g = std::max(gravity, 1e-3);
+  const auto area = [](const MassProperties& m) { return std::pow(m.volume, 2.0 / 3.0); };
+  ContactLaw law;
+  law.stiffness = s.foundation_stiffness > 0
+                      ? s.foundation_stiffness
+                      : heavy->mass * g / (area(*heavy) * kSinkPerSize * std::cbrt(heavy->volume));
+  law.damping = 2 * s.damping_ratio * std::sqrt(law.stiffness * light->mass / area(*light));
+  law.depth = light->mass * g / (law.stiffness * area(*light));
+  return law;
 }
 
 void write_simulation(std::ostringstream& out, const AssembleOptions& o, const SceneSettings& s) {
@@ -53,8 +65,14 @@ void write_simulation(std::ostringstream& out, const AssembleOptions& o, const S
       << "gravity = " << vector_text(o.gravity) << "   # m/s^2\n\n";
 }
 
-void write_bodies(std::ostringstream& out, const CadAssembly& a, const AssemblyPlan& plan, const SceneSettings& s) {
-  for (const BodyPlan& b : plan.bodies) {
+// The loose bodies first, then the surfaces fixed to the ground: in a contact of patterns the
+// earlier surface is the master (surface_i) whose triangles are the elements.
+void write_bodies(std::ostringstream& out, const CadAssembly& a, const AssemblyPlan& plan) {
+  std::vector<BodyPlan> ordered;
+  for (const bool ground : {false, true})
+    for (const BodyPlan& b : plan.bodies)
+      if (b.ground == ground) ordered.push_back(b);
+  for (const BodyPlan& b : ordered) {
     const AssemblyInstance& i = a.instances()[b.instance];
     const AssemblyPart& part = a.parts()[i.part];
     const PartPlan& p = plan.parts[i.part];
@@ -76,20 +94,20 @@ void write_bodies(std::ostringstream& out, const CadAssembly& a, const AssemblyP
     if (b.ground)
       out << "origin = " << vector_text(b.position) << "   # m: fixed where the assembly places it\n"
           << "rotation = " << rows_text(q.toRotationMatrix()) << "\n";
-    out << "foundation_modulus = " << format_number(s.foundation_modulus) << "   # Pa\n"
-        << "layer_thickness = " << format_number(s.layer_thickness) << "   # m\n\n";
+    out << "\n";
   }
 }
 
 void write_contact(std::ostringstream& out, const std::string& name, const std::string& i, const std::string& j,
-                   const std::pair<double, double>& damping, const SceneSettings& s) {
+                   const ContactLaw& law, const SceneSettings& s) {
   out << "[[contact]]\n"
       << "name = " << quoted(name) << "\n"
       << "surface_i = " << quoted(i) << "\n"
       << "surface_j = " << quoted(j) << "\n"
       << "law = \"elastic_foundation\"\n"
-      << "damping = " << format_number(damping.first) << "   # N s/m^3\n"
-      << "damping_depth = " << format_number(damping.second) << "   # m\n";
+      << "foundation_stiffness = " << format_number(law.stiffness) << "   # N/m^3\n"
+      << "damping = " << format_number(law.damping) << "   # N s/m^3\n"
+      << "damping_depth = " << format_number(law.depth) << "   # m\n";
   if (s.friction > 0) out << "friction = " << format_number(s.friction) << "\nfriction_velocity = 1e-3   # m/s\n";
   out << "\n";
 }
@@ -106,14 +124,14 @@ std::string scene_toml(const CadAssembly& a, const AssemblyPlan& plan, const Ass
       << "# axes of inertia; its meshes and tables (parts/) are in that frame, in millimetres.\n"
       << "# docs/assembly.md says how to edit it: joints between parts, materials, contacts.\n\n";
   write_simulation(out, o, s);
-  write_bodies(out, a, plan, s);
-  const auto damping = damping_and_depth(plan, s, o.gravity.norm());
+  write_bodies(out, a, plan);
+  const ContactLaw law = contact_law(plan, s, o.gravity.norm());
   if (plan.every_pair) {
-    write_contact(out, "parts", "*", "*", damping, s);
+    write_contact(out, "parts", "*", "*", law, s);
   } else {
     for (const auto& [i, j] : plan.contact_pairs)
       write_contact(out, a.instances()[i].name + "-" + a.instances()[j].name, a.instances()[i].name, a.instances()[j].name,
-                    damping, s);
+                    law, s);
   }
   std::string text = out.str();
   text.pop_back();  // one newline at the end

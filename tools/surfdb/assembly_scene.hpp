@@ -9,10 +9,13 @@
 
 namespace surfdb::cli {
 
+inline constexpr double kSinkPerSize = 1e-4;
+
 /// The areal contact between the parts' meshes (the polygonal model) and the run's settings.
 struct SceneSettings {
-  double foundation_modulus = 0;  // Pa, each surface's elastic layer K
-  double layer_thickness = 1e-3;  // m, each surface's layer b
+  /// c, N/m^3; 0: such that the heaviest loose body, resting on a patch of its own size (the area
+  /// V^(2/3)), sinks by kSinkPerSize of its size V^(1/3): rigid to the eye, and a run of seconds.
+  double foundation_stiffness = 0;
   double damping_ratio = 1;       // of critical, for the lightest loose body resting on its own size
   double friction = 0.3;
   double end_time = 1;            // s

@@ -22,7 +22,7 @@ struct AssembleArgs {
   std::string input, output, material, max_size = "64G";
   std::vector<std::string> densities, ground, contacts;
   std::vector<double> gravity{0, 0, -9.81};
-  double spacing = 0, deflection = 0, foundation_modulus = 0, layer_thickness = 1e-3, damping_ratio = 1, friction = 0.3;
+  double spacing = 0, deflection = 0, foundation_stiffness = 0, damping_ratio = 1, friction = 0.3;
   double end_time = 1;
   unsigned threads = 0;
 };
@@ -47,16 +47,9 @@ AssembleOptions options_from(const AssembleArgs& a) {
   return o;
 }
 
-SceneSettings settings_from(const AssembleArgs& a, const AssembleOptions& o, const CLI::App& cmd) {
+SceneSettings settings_from(const AssembleArgs& a, const CLI::App& cmd) {
   SceneSettings s;
-  if (cmd.count("--foundation-modulus")) {
-    s.foundation_modulus = a.foundation_modulus;
-  } else if (o.material) {
-    s.foundation_modulus = o.material->youngs_modulus / (1 - o.material->poisson_ratio * o.material->poisson_ratio);
-  } else {
-    throw UsageError("give --material NAME or --foundation-modulus PA: the contact's stiffness follows from it");
-  }
-  s.layer_thickness = a.layer_thickness;
+  s.foundation_stiffness = a.foundation_stiffness;
   s.damping_ratio = a.damping_ratio;
   s.friction = a.friction;
   if (a.friction < 0) throw UsageError("--friction " + format_number(a.friction) + ": must not be negative");
@@ -95,7 +88,7 @@ void check_size(const std::vector<PartOutput>& parts, const AssembleArgs& a, std
 
 void assemble(const AssembleArgs& a, const CLI::App& cmd) {
   const AssembleOptions options = options_from(a);
-  const SceneSettings settings = settings_from(a, options, cmd);
+  const SceneSettings settings = settings_from(a, cmd);
   check_assembly_destination(a.output);
   refuse_input_as_output(a.output, {a.input});
   const CadAssembly assembly = CadAssembly::load(a.input);
@@ -131,7 +124,7 @@ void add_assemble_command(CLI::App& app) {
                                                  "placements and a scenario that runs");
   cmd->add_option("ASSEMBLY", args->input, "STEP or IGES assembly")->required();
   cmd->add_option("-o,--output", args->output, "Output directory DIR (missing or empty)")->required();
-  cmd->add_option("--material", args->material, "steel, aluminium, brass, titanium or abs: density and contact stiffness");
+  cmd->add_option("--material", args->material, "steel, aluminium, brass, titanium or abs: the parts' density");
   cmd->add_option("--density", args->densities, "RHO (kg/m^3) for every part, or GLOB=RHO for the parts it matches; repeatable");
   cmd->add_option("--ground", args->ground, "Fix the parts or instances this glob names to the ground; repeatable");
   cmd->add_option("--contacts", args->contacts, "Only these pairs touch: \"A:B\" globs of part names; repeatable");
@@ -140,10 +133,9 @@ void add_assemble_command(CLI::App& app) {
       ->check(positive_number());
   cmd->add_option("--deflection", args->deflection, "Mesh deflection, mm (default: each part's box diagonal / 500)")
       ->check(positive_number());
-  cmd->add_option("--foundation-modulus", args->foundation_modulus, "Elastic layer modulus K of every part, Pa (default: the material's E/(1-nu^2))")
+  cmd->add_option("--foundation-stiffness", args->foundation_stiffness,
+                  "The areal contact's stiffness c, N/m^3 (default: the heaviest loose part sinks 1e-4 of its size)")
       ->check(positive_number());
-  cmd->add_option("--layer-thickness", args->layer_thickness, "Elastic layer thickness b of every part, m")
-      ->capture_default_str()->check(positive_number());
   cmd->add_option("--damping-ratio", args->damping_ratio, "Contact damping, a multiple of critical for the lightest loose part")
       ->capture_default_str()->check(positive_number());
   cmd->add_option("--friction", args->friction, "Coulomb friction coefficient between parts (0: none)")

@@ -2,7 +2,7 @@
 # From a CAD assembly to a scene, from the command line: an assembly written with XCAF (a base and
 # loose parts 2 mm above it, one part used twice) listed and assembled; assembly.json against the
 # closed forms; the scene runs as written and the parts come to rest on the base; the same input
-# gives the same bytes; bad input (no solids, bad densities, names matching nothing, an output
+# gives the same bytes; `mesh --part` meshes one part alone; bad input (no solids, bad densities, names matching nothing, an output
 # that exists) is one line, exit 1 and nothing left behind, so is an interrupted run.
 # Usage: assemble_cli_test.sh PATH/TO/surfdb PATH/TO/make_test_assembly CAD_DIR
 set -u
@@ -86,6 +86,18 @@ import json, math, sys
 p = {x['name']: x for x in json.load(open('$dir/c/assembly.json'))['parts']}
 assert abs(p['puck']['mass'] / (2000 * math.pi * 1e-4 * 0.008) - 1) < 1e-9
 assert abs(p['block']['mass'] / (1000 * 6e-6) - 1) < 1e-9"; then ok; else bad "--contacts, --density NAME=RHO: $(cat "$dir/err")"; fi
+
+# mesh --part: one part of the assembly as its own closed mesh, in its own coordinates; --faces a few.
+if "$surfdb" mesh "$dir/drop.step" --part puck --deflection 0.01 -o "$dir/puck.mesh" >"$dir/out" 2>"$dir/err" &&
+   grep -q "closed  *yes" "$dir/out" &&
+   python3 -c "
+import math, re, sys
+v = float(re.search(r'volume +(\S+)', open('$dir/out').read()).group(1))
+assert abs(v / (math.pi * 100 * 8) - 1) < 1e-3, v"; then ok; else bad "mesh --part puck: $(cat "$dir/err" "$dir/out")"; fi
+if "$surfdb" mesh "$dir/drop.step" --part block --faces 1-2 --deflection 0.1 -o "$dir/two.mesh" >"$dir/out" 2>"$dir/err" &&
+   grep -q "open_edges  *[1-9]" "$dir/out"; then ok; else bad "mesh --part --faces: $(cat "$dir/err")"; fi
+expect_error "mesh --part naming no part" "no part named 'bolt'" \
+  "$surfdb" mesh "$dir/drop.step" --part bolt --deflection 0.1 -o "$dir/x.mesh"
 
 # Bad input: one line naming the value, exit 1, nothing left behind.
 expect_error "a surface model" "has no closed solid" "$surfdb" assemble "$dir/surface.step" -o "$dir/x" --material steel

@@ -104,17 +104,10 @@ Placement placement_of(const TopLoc_Location& location, const std::string& where
 AssemblyPart describe_part(const TopoDS_Shape& shape, const std::string& product_name) {
   AssemblyPart part;
   part.product_name = product_name;
-  TopTools_IndexedMapOfShape faces, solids;
+  TopTools_IndexedMapOfShape faces;
   TopExp::MapShapes(shape, TopAbs_FACE, faces);
-  TopExp::MapShapes(shape, TopAbs_SOLID, solids);
   part.faces = static_cast<std::uint32_t>(faces.Extent());
-  for (int k = 1; k <= solids.Extent(); ++k) {
-    if (!closed_solid(solids(k))) continue;
-    ++part.solids;
-    GProp_GProps props;
-    BRepGProp::VolumeProperties(solids(k), props);
-    part.volume += props.Mass();
-  }
+  part.volume = closed_solids_properties(shape, part.solids).Mass();
   Bnd_Box box;
   BRepBndLib::Add(shape, box, false);
   if (!box.IsVoid())

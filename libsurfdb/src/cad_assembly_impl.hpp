@@ -2,6 +2,7 @@
 // structure reader (cad_assembly.cpp) and the mass properties (part_mass_properties.cpp).
 #pragma once
 
+#include <GProp_GProps.hxx>
 #include <TopoDS_Shape.hxx>
 
 #include <filesystem>
@@ -23,5 +24,9 @@ struct CadAssembly::Impl {
 
 /// True when every shell of the solid closes (each edge shared by two faces): it bounds a volume.
 bool closed_solid(const TopoDS_Shape& solid);
+
+/// The volume integrals (unit density, file length unit) of the shape's closed solids, by
+/// BRepGProp's adaptive integration to 1e-12 relative; `solids` counts them.
+GProp_GProps closed_solids_properties(const TopoDS_Shape& shape, std::uint32_t& solids);
 
 }  // namespace surfdb

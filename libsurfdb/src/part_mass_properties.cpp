@@ -65,6 +65,21 @@ void principal_axes(MassProperties& m) {
 
 }  // namespace
 
+GProp_GProps closed_solids_properties(const TopoDS_Shape& shape, std::uint32_t& solids) {
+  GProp_GProps total;
+  TopTools_IndexedMapOfShape map;
+  TopExp::MapShapes(shape, TopAbs_SOLID, map);
+  solids = 0;
+  for (int k = 1; k <= map.Extent(); ++k) {
+    if (!closed_solid(map(k))) continue;
+    GProp_GProps props;
+    BRepGProp::VolumeProperties(map(k), props, kIntegrationTolerance, /*OnlyClosed=*/true);
+    total.Add(props);
+    ++solids;
+  }
+  return total;
+}
+
 MassProperties CadAssembly::mass_properties(std::uint32_t part, double density) const {
   const AssemblyPart& p = impl_->parts.at(part);
   if (!(std::isfinite(density) && density > 0))
@@ -72,15 +87,8 @@ MassProperties CadAssembly::mass_properties(std::uint32_t part, double density) 
   if (p.solids == 0)
     throw CadError("part '" + p.name + "' of " + file_name() + " has no closed solid (a surface model): its mass properties " +
                    "cannot be computed from its geometry");
-  GProp_GProps total;
-  TopTools_IndexedMapOfShape solids;
-  TopExp::MapShapes(impl_->shapes[part], TopAbs_SOLID, solids);
-  for (int k = 1; k <= solids.Extent(); ++k) {
-    if (!closed_solid(solids(k))) continue;
-    GProp_GProps props;
-    BRepGProp::VolumeProperties(solids(k), props, kIntegrationTolerance, /*OnlyClosed=*/true);
-    total.Add(props);
-  }
+  std::uint32_t solids = 0;
+  const GProp_GProps total = closed_solids_properties(impl_->shapes[part], solids);
   const double m_per_unit = meters_per(unit());
   MassProperties m;
   m.volume = total.Mass() * std::pow(m_per_unit, 3);

@@ -125,9 +125,12 @@ void add_assemble_command(CLI::App& app) {
   cmd->add_option("ASSEMBLY", args->input, "STEP or IGES assembly")->required();
   cmd->add_option("-o,--output", args->output, "Output directory DIR (missing or empty)")->required();
   cmd->add_option("--material", args->material, "steel, aluminium, brass, titanium or abs: the parts' density");
-  cmd->add_option("--density", args->densities, "RHO (kg/m^3) for every part, or GLOB=RHO for the parts it matches; repeatable");
-  cmd->add_option("--ground", args->ground, "Fix the parts or instances this glob names to the ground; repeatable");
-  cmd->add_option("--contacts", args->contacts, "Only these pairs touch: \"A:B\" globs of part names; repeatable");
+  cmd->add_option("--density", args->densities, "RHO (kg/m^3) for every part, or GLOB=RHO for the parts it matches; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--ground", args->ground, "Fix the parts or instances this glob names to the ground; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--contacts", args->contacts, "Only these pairs touch: \"A:B\" globs of part names; repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--gravity", args->gravity, "Gravity X Y Z, m/s^2")->expected(3)->check(finite_number())->capture_default_str();
   cmd->add_option("--spacing", args->spacing, "Table node spacing, mm (default: each part's box diagonal / 100)")
       ->check(positive_number());

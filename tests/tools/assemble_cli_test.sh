@@ -58,6 +58,38 @@ if [ -d "$dir/a/parts/block.sdbs" ] && "$surfdb" verify "$dir/a/parts/block.sdbs
    "$surfdb" verify "$dir/a/parts/block.mesh" >/dev/null; then ok; else bad "the part's set and mesh do not verify"; fi
 if "$surfdb" info "$dir/a/parts/puck.mesh" | grep -q "closed  *true"; then ok; else bad "the puck's mesh is not closed"; fi
 
+# A part's tables in its body frame, moved by the body's pose, lie on the part where the assembly
+# placed it: block_2 is the box [-15, 15] x [-10, 10] x [0, 10] mm turned 0.5 rad about z and
+# moved by (25, -20, 2) mm (make_test_assembly.cpp).
+if python3 - "$surfdb" "$dir/a" <<'PY'
+import json, math, subprocess, sys
+surfdb, out = sys.argv[1:]
+pose = {i["name"]: i for i in json.load(open(out + "/assembly.json"))["instances"]}["block_2"]
+e0, e1, e2, e3 = pose["orientation"]
+A = [[e0*e0+e1*e1-e2*e2-e3*e3, 2*(e1*e2-e0*e3), 2*(e1*e3+e0*e2)],
+     [2*(e1*e2+e0*e3), e0*e0-e1*e1+e2*e2-e3*e3, 2*(e2*e3-e0*e1)],
+     [2*(e1*e3-e0*e2), 2*(e2*e3+e0*e1), e0*e0-e1*e1-e2*e2+e3*e3]]
+c, s = math.cos(0.5), math.sin(0.5)
+checked = 0
+for face in range(1, 7):
+    table = f"{out}/parts/block.sdbs/face_{face:04d}.sdb"
+    h = json.loads(subprocess.check_output([surfdb, "info", table, "--json"]))
+    for fu, fv in ((0.5, 0.5), (0.1, 0.8), (0.9, 0.3)):
+        u, v = h["u0"] + fu * (h["u1"] - h["u0"]), h["v0"] + fv * (h["v1"] - h["v0"])
+        q = json.loads(subprocess.check_output([surfdb, "query", table, "--uv", repr(u), repr(v), "--json"]))
+        assert q["valid"] == 1, q
+        b = [q[k] * 1e-3 for k in "xyz"]  # body frame, m
+        w = [pose["position"][i] + sum(A[i][k] * b[k] for k in range(3)) for i in range(3)]
+        x, y, z = w[0] * 1e3 - 25, w[1] * 1e3 + 20, w[2] * 1e3 - 2  # undo the placement, mm
+        p = (c * x + s * y, -s * x + c * y, z)
+        inside = all(lo - 1e-9 <= a <= hi + 1e-9 for a, lo, hi in zip(p, (-15, -10, 0), (15, 10, 10)))
+        on_face = any(abs(a - bound) < 1e-9 for a, bound in zip(p * 2, (-15, -10, 0, 15, 10, 10)))
+        assert inside and on_face, (face, u, v, p)
+        checked += 1
+assert checked == 18
+PY
+then ok; else bad "the body-frame tables at the body's pose are not on the placed part"; fi
+
 # The same input gives the same bytes.
 "$surfdb" assemble "$dir/drop.step" -o "$dir/b" --material steel --ground base 2>/dev/null
 if diff -r "$dir/a" "$dir/b" >/dev/null; then ok; else bad "assembling twice gave different files"; fi

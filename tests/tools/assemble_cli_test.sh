@@ -131,6 +131,11 @@ if "$surfdb" mesh "$dir/drop.step" --part block --faces 1-2 --deflection 0.1 -o 
 expect_error "mesh --part naming no part" "no part named 'bolt'" \
   "$surfdb" mesh "$dir/drop.step" --part bolt --deflection 0.1 -o "$dir/x.mesh"
 
+# A part 200 m long is said to be implausible for its unit, and assembled all the same.
+if "$surfdb" assemble "$dir/huge.step" -o "$dir/huge" --material steel --spacing 5000 --deflection 100 2>"$dir/err" &&
+   grep -q "warning: part 'beam' is 200.0000[0-9]* m across: is huge.step's length unit right?" "$dir/err"; then ok
+else bad "a 200 m part: $(cat "$dir/err")"; fi
+
 # Bad input: one line naming the value, exit 1, nothing left behind.
 expect_error "a surface model" "has no closed solid" "$surfdb" assemble "$dir/surface.step" -o "$dir/x" --material steel
 expect_error "density 0" "not '0'" "$surfdb" assemble "$dir/drop.step" -o "$dir/x" --density 0

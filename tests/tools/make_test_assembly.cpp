@@ -1,6 +1,7 @@
 // Writes the STEP assemblies the `surfdb assemble` command-line test reads, with OpenCASCADE's
 // XCAF: drop.step, loose parts held apart above a fixed base (a block used twice, a puck), and
-// surface.step, a part given as a shell only (a surface model, no solid).
+// surface.step, a part given as a shell only (a surface model, no solid); huge.step, the base
+// beside a block 200 m long (a part drawn in the wrong unit).
 //   make_test_assembly DIR
 #include <BRepPrimAPI_MakeBox.hxx>
 #include <Message.hxx>
@@ -26,7 +27,9 @@ gp_Trsf moved(double x, double y, double z, double turn = 0) {
   return t * r;
 }
 
-bool write(const std::string& path, bool surface_model) {
+enum class Variant { drop, surface_model, huge };
+
+bool write(const std::string& path, Variant variant) {
   Handle(TDocStd_Document) doc;
   XCAFApp_Application::GetApplication()->NewDocument("MDTV-XCAF", doc);
   const Handle(XCAFDoc_ShapeTool) tool = XCAFDoc_DocumentTool::ShapeTool(doc->Main());
@@ -40,9 +43,12 @@ bool write(const std::string& path, bool surface_model) {
   // mm: the base's top face at z = 0; the parts 2 mm above it.
   const TDF_Label base = part(BRepPrimAPI_MakeBox(gp_Pnt(-60, -60, -10), 120, 120, 10).Shape(), "Base");
   tool->AddComponent(top, base, TopLoc_Location());
-  if (surface_model) {
+  if (variant == Variant::surface_model) {
     const TDF_Label skin = part(BRepPrimAPI_MakeBox(20, 20, 20).Shell(), "Skin");
     tool->AddComponent(top, skin, TopLoc_Location(moved(0, 0, 2)));
+  } else if (variant == Variant::huge) {
+    const TDF_Label beam = part(BRepPrimAPI_MakeBox(200000, 100, 100).Shape(), "Beam");
+    tool->AddComponent(top, beam, TopLoc_Location(moved(0, 0, 2)));
   } else {
     const TDF_Label block = part(BRepPrimAPI_MakeBox(gp_Pnt(-15, -10, 0), 30, 20, 10).Shape(), "Block");
     const TDF_Label puck = part(BRepPrimAPI_MakeCylinder(10, 8).Shape(), "Puck");
@@ -64,5 +70,8 @@ int main(int argc, char** argv) {
   }
   Message::DefaultMessenger()->ChangePrinters().Clear();  // the writer's statistics, not wanted
   const std::string dir = argv[1];
-  return write(dir + "/drop.step", false) && write(dir + "/surface.step", true) ? 0 : 1;
+  return write(dir + "/drop.step", Variant::drop) && write(dir + "/surface.step", Variant::surface_model) &&
+                 write(dir + "/huge.step", Variant::huge)
+             ? 0
+             : 1;
 }

@@ -1,6 +1,7 @@
 // surfdb assemble: a CAD assembly -> a directory of parts in their body frames, a scenario that
 // runs as written and a JSON contract (docs/assembly.md).
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -86,6 +87,18 @@ void check_size(const std::vector<PartOutput>& parts, const AssembleArgs& a, std
   spdlog::info("writing {}: {} in {}", a.output, count_of(parts.size(), "part"), format_size(bytes));
 }
 
+// A part hundreds of metres or microns across was most likely drawn in another unit than its file
+// says (a motor of 280 m): said, not refused.
+void warn_implausible_sizes(const CadAssembly& assembly) {
+  constexpr double kLargest = 50, kSmallest = 1e-4;  // m, across the part's bounding box
+  for (const AssemblyPart& p : assembly.parts()) {
+    const Box3& b = p.bounding_box;
+    const double across = std::hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) * meters_per(assembly.unit());
+    if (across > kLargest || across < kSmallest)
+      spdlog::warn("part '{}' is {} m across: is {}'s length unit right?", p.name, format_number(across), assembly.file_name());
+  }
+}
+
 void assemble(const AssembleArgs& a, const CLI::App& cmd) {
   const AssembleOptions options = options_from(a);
   const SceneSettings settings = settings_from(a, cmd);
@@ -93,6 +106,7 @@ void assemble(const AssembleArgs& a, const CLI::App& cmd) {
   refuse_input_as_output(a.output, {a.input});
   const CadAssembly assembly = CadAssembly::load(a.input);
   for (const std::string& w : assembly.warnings()) spdlog::warn("{}", w);
+  warn_implausible_sizes(assembly);
   const AssemblyPlan plan = plan_assembly(assembly, options);
   std::vector<PartOutput> parts = prepare_parts(assembly, plan, a);
   const std::string scene = scene_toml(assembly, plan, options, settings), json = assembly_json(assembly, plan);

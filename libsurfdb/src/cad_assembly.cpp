@@ -24,6 +24,7 @@
 #include <TopoDS.hxx>
 #include <XCAFApp_Application.hxx>
 #include <XCAFDoc_DocumentTool.hxx>
+#include <XCAFDoc_MaterialTool.hxx>
 #include <XCAFDoc_ShapeTool.hxx>
 
 #include <algorithm>
@@ -39,6 +40,10 @@
 
 namespace surfdb {
 namespace {
+
+// XCAF holds a material's density in g/cm^3 (the STEP reader converts to it) and gives a shape's
+// in g/mm^3 (XCAFDoc_MaterialTool::GetDensityForShape).
+constexpr double kKilogramsPerCubicMetrePerGramPerCubicMillimetre = 1e6;
 
 std::string lower_extension(const std::filesystem::path& path) {
   std::string ext = path.extension().string();
@@ -66,6 +71,7 @@ Handle(TDocStd_Document) read_document(const std::filesystem::path& path, const 
   if (kind == "step") {
     STEPCAFControl_Reader reader;
     reader.SetNameMode(true);
+    reader.SetMatMode(true);
     ok = reader.ReadFile(path.c_str()) == IFSelect_RetDone && reader.Transfer(doc);
   } else {
     IGESCAFControl_Reader reader;
@@ -155,6 +161,7 @@ class StructureWalker {
     const std::string entry = label_entry(label);
     if (const auto found = index_.find(entry); found != index_.end()) return found->second;
     AssemblyPart part = describe_part(shape, label_name(label));
+    part.file_density = XCAFDoc_MaterialTool::GetDensityForShape(label) * kKilogramsPerCubicMetrePerGramPerCubicMillimetre;
     part.name = unique_name(sanitised_part_name(part.product_name));
     const auto index = static_cast<std::uint32_t>(impl_.parts.size());
     impl_.parts.push_back(std::move(part));

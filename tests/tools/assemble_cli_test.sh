@@ -24,6 +24,7 @@ parts = {p["name"]: p for p in j["parts"]}
 assert sorted(parts) == ["base", "block", "puck"], parts.keys()
 assert parts["block"]["instances"] == ["block_1", "block_2"]
 assert parts["block"]["faces"] == 6 and parts["puck"]["solids"] == 1
+assert parts["puck"]["density"] == 8500 and parts["block"]["density"] is None  # brass, from the file
 assert abs(parts["block"]["volume"] - 6000) < 1e-6
 inst = {i["name"]: i for i in j["instances"]}
 assert inst["block_2"]["position"] == [25, -20, 2], inst["block_2"]
@@ -43,8 +44,8 @@ assert abs(parts["block"]["mass"] / m - 1) < 1e-9, parts["block"]["mass"]
 moments = sorted(m * (a * a + b * b) / 12 for a, b in ((0.02, 0.01), (0.03, 0.01), (0.03, 0.02)))
 got = [parts["block"]["inertia"][k][k] for k in range(3)]
 assert all(abs(g / e - 1) < 1e-9 for g, e in zip(got, moments)), got
-mp = rho * math.pi * 0.01 ** 2 * 0.008
-assert abs(parts["puck"]["mass"] / mp - 1) < 1e-9
+mp = 8500 * math.pi * 0.01 ** 2 * 0.008  # brass: the file's own material wins over --material
+assert abs(parts["puck"]["mass"] / mp - 1) < 1e-9, parts["puck"]["mass"]
 assert parts["puck"]["set"] == "parts/puck.sdbs" and parts["puck"]["mesh"] == "parts/puck.mesh"
 inst = {i["name"]: i for i in j["instances"]}
 assert inst["base_1"]["ground"] and not inst["block_1"]["ground"]

@@ -1,5 +1,6 @@
 // Writes the STEP assemblies the `surfdb assemble` command-line test reads, with OpenCASCADE's
-// XCAF: drop.step, loose parts held apart above a fixed base (a block used twice, a puck), and
+// XCAF: drop.step, loose parts held apart above a fixed base (a block used twice, a puck of brass,
+// a material the file carries), and
 // surface.step, a part given as a shell only (a surface model, no solid); huge.step, the base
 // beside a block 200 m long (a part drawn in the wrong unit).
 //   make_test_assembly DIR
@@ -12,6 +13,7 @@
 #include <TDocStd_Document.hxx>
 #include <XCAFApp_Application.hxx>
 #include <XCAFDoc_DocumentTool.hxx>
+#include <XCAFDoc_MaterialTool.hxx>
 #include <XCAFDoc_ShapeTool.hxx>
 #include <gp_Trsf.hxx>
 
@@ -55,9 +57,14 @@ bool write(const std::string& path, Variant variant) {
     tool->AddComponent(top, block, TopLoc_Location(moved(-25, -20, 2)));
     tool->AddComponent(top, block, TopLoc_Location(moved(25, -20, 2, 0.5)));
     tool->AddComponent(top, puck, TopLoc_Location(moved(0, 25, 2)));
+    // The puck is brass in the file: 8.5 g/cm^3, XCAF's unit.
+    XCAFDoc_DocumentTool::MaterialTool(doc->Main())
+        ->SetMaterial(puck, new TCollection_HAsciiString("brass"), new TCollection_HAsciiString(""), 8.5,
+                      new TCollection_HAsciiString("density"), new TCollection_HAsciiString("POSITIVE_RATIO_MEASURE"));
   }
   tool->UpdateAssemblies();
   STEPCAFControl_Writer writer;
+  writer.SetMaterialMode(true);
   return writer.Transfer(doc, STEPControl_AsIs) && writer.Write(path.c_str()) == IFSelect_RetDone;
 }
 

@@ -28,12 +28,14 @@ double density_value(const std::string& text, const std::string& option) {
   return *x;
 }
 
-// Each part's density: the material's, then --density RHO, then each --density GLOB=RHO that
-// matches it (the last one wins). A glob that matches no part is refused.
+// Each part's density: --material's, then the file's material, then --density RHO, then each
+// --density GLOB=RHO that matches it (the last one wins). A glob that matches no part is refused.
 std::vector<std::optional<double>> part_densities(const CadAssembly& a, const AssembleOptions& o) {
   std::vector<std::optional<double>> density(a.parts().size());
-  if (o.material)
-    for (auto& d : density) d = o.material->density;
+  for (std::size_t p = 0; p < a.parts().size(); ++p) {
+    if (o.material) density[p] = o.material->density;
+    if (a.parts()[p].file_density > 0) density[p] = a.parts()[p].file_density;
+  }
   for (const std::string& option : o.densities) {
     const std::size_t equals = option.find('=');
     if (equals == std::string::npos) {

@@ -38,6 +38,8 @@ void print_text(const CadAssembly& assembly) {
                 part.name.c_str(), part.name.c_str(), part.faces, format_number(part.volume).c_str(), unit.c_str(),
                 vector_text(part.bounding_box.min.data()).c_str(), vector_text(part.bounding_box.max.data()).c_str(),
                 unit.c_str());
+    if (part.file_density > 0)
+      std::printf("  material density %s kg/m^3 (the file's)\n", format_number(part.file_density).c_str());
     for (const AssemblyInstance& i : assembly.instances()) {
       if (i.part != p) continue;
       std::printf("  instance %s in '%s': position %s %s, rotation %s\n", i.name.c_str(), i.path.c_str(),
@@ -64,6 +66,7 @@ nlohmann::ordered_json assembly_structure_json(const CadAssembly& assembly) {
                           {"solids", part.solids},
                           {"faces", part.faces},
                           {"volume", part.volume},
+                          {"density", part.file_density > 0 ? nlohmann::ordered_json(part.file_density) : nlohmann::ordered_json()},
                           {"bounding_box",
                            {{"min", {part.bounding_box.min[0], part.bounding_box.min[1], part.bounding_box.min[2]}},
                             {"max", {part.bounding_box.max[0], part.bounding_box.max[1], part.bounding_box.max[2]}}}},

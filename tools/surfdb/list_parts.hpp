@@ -9,7 +9,7 @@
 namespace surfdb::cli {
 
 /// The structure as JSON: file, kind, length_unit, parts [{name, product_name, solids, faces,
-/// volume, bounding_box {min, max}, instances [names]}], instances [{name, part, path, position,
+/// volume, density (kg/m^3, the file's material, or null), bounding_box {min, max}, instances [names]}], instances [{name, part, path, position,
 /// rotation (3 x 3 rows, part axes to assembly axes)}]; lengths in length_unit.
 nlohmann::ordered_json assembly_structure_json(const CadAssembly& assembly);
 

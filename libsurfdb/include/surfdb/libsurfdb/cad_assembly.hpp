@@ -35,6 +35,7 @@ struct AssemblyPart {
   std::uint32_t faces = 0;   // numbered 1..faces as PART:K, in TopExp::MapShapes order of the part
   Box3 bounding_box;         // in the part's own coordinates
   double volume = 0;         // of its solids (cubic length units); 0 without solids
+  double file_density = 0;   // kg/m^3, of the material the file gives the part (STEP); 0 when none
 };
 
 struct AssemblyInstance {

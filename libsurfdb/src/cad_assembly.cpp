@@ -3,10 +3,8 @@
 // components refer to it), and each path down to it an instance whose placement is the product of
 // the components' locations.
 #include <BRepBndLib.hxx>
-#include <BRepGProp.hxx>
 #include <BRep_Tool.hxx>
 #include <Bnd_Box.hxx>
-#include <GProp_GProps.hxx>
 #include <IGESCAFControl_Reader.hxx>
 #include <Message.hxx>
 #include <Message_Messenger.hxx>

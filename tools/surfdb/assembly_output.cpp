@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 
 #include "atomic_file.hpp"
 #include "deferred_signals.hpp"

@@ -31,7 +31,7 @@ struct PartOutputOptions {
 };
 
 /// Plans the part's set (grids from the spacing) and meshes it, refusing a mesh that does not
-/// close (naming the part). `progress` gets thousandths of the meshing.
+/// close (naming the part); the mesh is refined for the polygonal model.
 PartOutput prepare_part(std::string name, CadModel model, const PartOutputOptions& options);
 
 /// Writes the parts, then the two files, into a temporary directory and renames it onto `dir`

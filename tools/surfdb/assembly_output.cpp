@@ -47,9 +47,9 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 }  // namespace
 
-PartOutput prepare_part(std::string name, CadModel model, const PartOutputOptions& options) {
+PartOutput plan_part(std::string name, CadModel model, const PartOutputOptions& options) {
   const double diagonal = box_diagonal(model);
-  PartOutput p{std::move(name), std::move(model), {}, {}, {}, 0, 0};
+  PartOutput p{std::move(name), std::move(model), diagonal, {}, {}, {}, 0, 0};
   p.set.table.threads = options.threads;
   p.set.spacing = options.spacing ? *options.spacing : diagonal * kSpacingPerDiagonal;
   p.faces = plan_surface_set(p.model, p.set);
@@ -59,8 +59,12 @@ PartOutput prepare_part(std::string name, CadModel model, const PartOutputOption
     o.record = f.record;
     p.set_bytes += table_layout(o).file_bytes;
   }
+  return p;
+}
+
+void mesh_part(PartOutput& p, const PartOutputOptions& options) {
   CadMeshOptions m;
-  m.linear_deflection = options.deflection ? *options.deflection : diagonal * kDeflectionPerDiagonal;
+  m.linear_deflection = options.deflection ? *options.deflection : p.diagonal * kDeflectionPerDiagonal;
   m.angular_deflection = 20 * kPi / 180;
   MeshResult r = mesh_cad_model(p.model, m);
   if (!r.report.closed() || !r.report.consistent())
@@ -70,10 +74,15 @@ PartOutput prepare_part(std::string name, CadModel model, const PartOutputOption
                              count_of(r.report.misoriented_edges, "misoriented edge") +
                              "); a smaller --deflection may close it");
   p.mesh = std::move(r.mesh);
-  refine_mesh(p.mesh, diagonal * kEdgePerDiagonal);  // the polygonal model's elements: no face a single triangle
+  refine_mesh(p.mesh, p.diagonal * kEdgePerDiagonal);  // the polygonal model's elements: no face a single triangle
   p.mesh.source_name = p.name + ".step";
   p.mesh_bytes = encode_mesh(p.mesh).size();
-  return p;
+}
+
+std::uint64_t writing_work(const std::vector<PartOutput>& parts) {
+  std::uint64_t total = 0;
+  for (const PartOutput& p : parts) total += records_of(p) + kMeshWork;
+  return total;
 }
 
 void check_assembly_destination(const std::filesystem::path& dir) {
@@ -91,9 +100,8 @@ void check_assembly_destination(const std::filesystem::path& dir) {
 }
 
 void write_assembly_directory(const std::filesystem::path& dir, std::vector<PartOutput>& parts, const std::string& scene,
-                              const std::string& json, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
-  std::uint64_t total = 0, done = 0;
-  for (const PartOutput& p : parts) total += records_of(p) + kMeshWork;
+                              const std::string& json, const std::function<void(std::uint64_t)>& progress) {
+  std::uint64_t done = 0;
   TemporaryDirectory temporary = create_temporary_directory_beside(dir);
   try {
     std::filesystem::create_directory(temporary.path / "parts");
@@ -105,12 +113,12 @@ void write_assembly_directory(const std::filesystem::path& dir, std::vector<Part
       observer.face_progress = [&](std::uint64_t records, std::uint64_t) {
         DeferredSignals::check();
         done = before + records;
-        progress(done, total);
+        progress(done);
       };
       write_surface_set(p.model, p.faces, p.set, temporary.path / "parts" / (p.name + ".sdbs"), observer);
       write_mesh_file(temporary.path / "parts" / (p.name + ".mesh"), p.mesh);
       done += kMeshWork;
-      progress(done, total);
+      progress(done);
     }
     DeferredSignals::check();
     write_text(temporary.path / "scene.toml", scene);

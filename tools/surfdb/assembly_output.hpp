@@ -18,6 +18,7 @@ namespace surfdb::cli {
 struct PartOutput {
   std::string name;  // the part's
   CadModel model;    // in its body frame
+  double diagonal = 0;  // of its bounding box, mm
   SurfaceSetOptions set;
   std::vector<PlannedFace> faces;
   MeshData mesh;
@@ -30,15 +31,22 @@ struct PartOutputOptions {
   unsigned threads = 0;
 };
 
-/// Plans the part's set (grids from the spacing) and meshes it, refusing a mesh that does not
-/// close (naming the part); the mesh is refined for the polygonal model.
-PartOutput prepare_part(std::string name, CadModel model, const PartOutputOptions& options);
+/// Plans the part's set: each face's grid from the spacing, and the tables' size.
+PartOutput plan_part(std::string name, CadModel model, const PartOutputOptions& options);
+
+/// Meshes the planned part, refusing a mesh that does not close (naming the part), and refines
+/// the mesh for the polygonal model.
+void mesh_part(PartOutput& part, const PartOutputOptions& options);
+
+/// The units of work write_assembly_directory reports progress in: the tables' records and a
+/// thousand per part.
+std::uint64_t writing_work(const std::vector<PartOutput>& parts);
 
 /// Writes the parts, then the two files, into a temporary directory and renames it onto `dir`
-/// (missing or empty). `progress(done, total)` over the tables' records and the parts.
+/// (missing or empty). `progress(done)` in units of writing_work.
 void write_assembly_directory(const std::filesystem::path& dir, std::vector<PartOutput>& parts,
                               const std::string& scene, const std::string& json,
-                              const std::function<void(std::uint64_t, std::uint64_t)>& progress);
+                              const std::function<void(std::uint64_t)>& progress);
 
 /// Refuses a DIR that exists and is not an empty directory, or whose parent is missing.
 void check_assembly_destination(const std::filesystem::path& dir);

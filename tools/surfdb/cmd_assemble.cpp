@@ -59,24 +59,16 @@ SceneSettings settings_from(const AssembleArgs& a, const CLI::App& cmd) {
   return s;
 }
 
-std::vector<PartOutput> prepare_parts(const CadAssembly& assembly, const AssemblyPlan& plan, const AssembleArgs& a) {
+PartOutputOptions part_options(const AssembleArgs& a) {
   PartOutputOptions o;
   if (a.spacing > 0) o.spacing = a.spacing;
   if (a.deflection > 0) o.deflection = a.deflection;
   o.threads = a.threads;
-  std::vector<PartOutput> parts;
-  ProgressBar bar("meshing " + count_of(plan.parts.size(), "part") + " of " + assembly.file_name());
-  for (const PartPlan& p : plan.parts) {
-    DeferredSignals::check();
-    parts.push_back(prepare_part(assembly.parts()[p.part].name, assembly.part_model(p.part, p.body_frame), o));
-    bar.update(parts.size(), plan.parts.size());
-  }
-  bar.finish();
-  return parts;
+  return o;
 }
 
-// The whole output's size, said and checked against --max-size and the free space before writing.
-void check_size(const std::vector<PartOutput>& parts, const AssembleArgs& a, std::size_t text_bytes) {
+// The whole output's size, checked against --max-size and the free space before writing.
+std::uint64_t check_size(const std::vector<PartOutput>& parts, const AssembleArgs& a, std::size_t text_bytes) {
   std::uint64_t bytes = text_bytes;
   for (const PartOutput& p : parts) bytes += p.set_bytes + p.mesh_bytes;
   const std::uint64_t max_bytes = parse_size(a.max_size, "--max-size");
@@ -84,7 +76,29 @@ void check_size(const std::vector<PartOutput>& parts, const AssembleArgs& a, std
     throw std::runtime_error("cannot write " + a.output + ": it would take " + size_text(bytes) + ", more than --max-size " +
                              a.max_size);
   check_free_space(std::filesystem::absolute(a.output).parent_path(), bytes, "cannot write " + a.output + ": it", true);
-  spdlog::info("writing {}: {} in {}", a.output, count_of(parts.size(), "part"), format_size(bytes));
+  return bytes;
+}
+
+// One bar over the whole job: a thousand units per part meshed, then writing_work's units. Its
+// label says the tables' size, known from their grids before anything is meshed or written.
+std::uint64_t mesh_and_write(std::vector<PartOutput>& parts, const AssembleArgs& a, const std::string& scene,
+                             const std::string& json) {
+  constexpr std::uint64_t kMeshing = 1000;
+  std::uint64_t table_bytes = 0;
+  for (const PartOutput& p : parts) table_bytes += p.set_bytes;
+  const std::uint64_t meshing = kMeshing * parts.size(), total = meshing + writing_work(parts);
+  ProgressBar bar("assembling " + count_of(parts.size(), "part") + " into " + a.output + " (tables " +
+                  format_size(table_bytes) + ")");
+  const PartOutputOptions o = part_options(a);
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    DeferredSignals::check();
+    mesh_part(parts[k], o);
+    bar.update((k + 1) * kMeshing, total);
+  }
+  const std::uint64_t bytes = check_size(parts, a, scene.size() + json.size());
+  write_assembly_directory(a.output, parts, scene, json, [&](std::uint64_t done) { bar.update(meshing + done, total); });
+  bar.finish();
+  return bytes;
 }
 
 // A part hundreds of metres or microns across was most likely drawn in another unit than its file
@@ -108,17 +122,16 @@ void assemble(const AssembleArgs& a, const CLI::App& cmd) {
   for (const std::string& w : assembly.warnings()) spdlog::warn("{}", w);
   warn_implausible_sizes(assembly);
   const AssemblyPlan plan = plan_assembly(assembly, options);
-  std::vector<PartOutput> parts = prepare_parts(assembly, plan, a);
+  std::vector<PartOutput> parts;
+  for (const PartPlan& p : plan.parts)
+    parts.push_back(plan_part(assembly.parts()[p.part].name, assembly.part_model(p.part, p.body_frame), part_options(a)));
   const std::string scene = scene_toml(assembly, plan, options, settings), json = assembly_json(assembly, plan);
-  check_size(parts, a, scene.size() + json.size());
-  ProgressBar bar("writing " + count_of(parts.size(), "part") + " into " + a.output);
-  write_assembly_directory(a.output, parts, scene, json, [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); });
-  bar.finish();
+  const std::uint64_t bytes = mesh_and_write(parts, a, scene, json);
   std::size_t bodies = 0;
   for (const BodyPlan& b : plan.bodies) bodies += b.ground ? 0 : 1;
-  spdlog::info("wrote {}: {}, {} {} and {} fixed; run it with: surfdb simulate {}/scene.toml -o OUT", a.output,
-               count_of(parts.size(), "part"), bodies, bodies == 1 ? "body" : "bodies", plan.bodies.size() - bodies,
-               a.output);
+  spdlog::info("wrote {} ({}): {}, {} {} and {} fixed; run it with: surfdb simulate {}/scene.toml -o OUT", a.output,
+               format_size(bytes), count_of(parts.size(), "part"), bodies, bodies == 1 ? "body" : "bodies",
+               plan.bodies.size() - bodies, a.output);
 }
 
 void run(const AssembleArgs& a, const CLI::App& cmd) {

@@ -80,28 +80,50 @@ GProp_GProps closed_solids_properties(const TopoDS_Shape& shape, std::uint32_t& 
   return total;
 }
 
+namespace {
+
+// Mass properties of integrals `total` (file length unit, unit density or areal density) scaled
+// to `scale` kg per unit of its measure (volume or area); `dimension` 3 or 2.
+MassProperties scaled(const GProp_GProps& total, double scale, int dimension, double m_per_unit) {
+  MassProperties m;
+  m.volume = dimension == 3 ? total.Mass() * std::pow(m_per_unit, 3) : 0;
+  m.mass = scale * total.Mass() * std::pow(m_per_unit, dimension);
+  const gp_Pnt c = total.CentreOfMass();
+  m.centre = Eigen::Vector3d(c.X(), c.Y(), c.Z()) * m_per_unit;
+  const gp_Mat I = total.MatrixOfInertia();  // about the centre, length^(dimension + 2)
+  for (int r = 0; r < 3; ++r)
+    for (int col = 0; col < 3; ++col)
+      m.inertia(r, col) = I.Value(r + 1, col + 1) * scale * std::pow(m_per_unit, dimension + 2);
+  m.inertia = 0.5 * (m.inertia + m.inertia.transpose());
+  principal_axes(m);
+  return m;
+}
+
+}  // namespace
+
+MassProperties CadAssembly::mass_properties_for_mass(std::uint32_t part, double mass) const {
+  const AssemblyPart& p = impl_->parts.at(part);
+  if (!(std::isfinite(mass) && mass > 0))
+    throw CadError("part '" + p.name + "': mass " + std::to_string(mass) + " kg: must be positive and finite");
+  if (p.solids > 0) return mass_properties(part, mass / (p.volume * std::pow(meters_per(unit()), 3)));
+  GProp_GProps total;
+  BRepGProp::SurfaceProperties(impl_->shapes[part], total, kIntegrationTolerance);
+  if (!(total.Mass() > 0)) throw CadError("part '" + p.name + "' of " + file_name() + " has no area to spread a mass over");
+  return scaled(total, mass / (total.Mass() * std::pow(meters_per(unit()), 2)), 2, meters_per(unit()));
+}
+
 MassProperties CadAssembly::mass_properties(std::uint32_t part, double density) const {
   const AssemblyPart& p = impl_->parts.at(part);
   if (!(std::isfinite(density) && density > 0))
     throw CadError("part '" + p.name + "': density " + std::to_string(density) + " kg/m^3: must be positive and finite");
   if (p.solids == 0)
     throw CadError("part '" + p.name + "' of " + file_name() + " has no closed solid (a surface model): its mass properties " +
-                   "cannot be computed from its geometry");
+                   "cannot be computed from a density; give its mass");
   std::uint32_t solids = 0;
   const GProp_GProps total = closed_solids_properties(impl_->shapes[part], solids);
-  const double m_per_unit = meters_per(unit());
-  MassProperties m;
-  m.volume = total.Mass() * std::pow(m_per_unit, 3);
+  const MassProperties m = scaled(total, density, 3, meters_per(unit()));
   if (!(m.volume > 0))
     throw CadError("part '" + p.name + "' of " + file_name() + ": its solids enclose no positive volume (inside out?)");
-  m.mass = density * m.volume;
-  const gp_Pnt c = total.CentreOfMass();
-  m.centre = Eigen::Vector3d(c.X(), c.Y(), c.Z()) * m_per_unit;
-  const gp_Mat I = total.MatrixOfInertia();  // about the centre, unit density, length^5
-  for (int r = 0; r < 3; ++r)
-    for (int col = 0; col < 3; ++col) m.inertia(r, col) = I.Value(r + 1, col + 1) * density * std::pow(m_per_unit, 5);
-  m.inertia = 0.5 * (m.inertia + m.inertia.transpose());
-  principal_axes(m);
   return m;
 }
 

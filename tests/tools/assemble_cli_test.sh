@@ -137,8 +137,21 @@ if "$surfdb" assemble "$dir/huge.step" -o "$dir/huge" --material steel --spacing
    grep -q "warning: part 'beam' is 200.0000[0-9]* m across: is huge.step's length unit right?" "$dir/err"; then ok
 else bad "a 200 m part: $(cat "$dir/err")"; fi
 
+# A surface model given its mass: its faces a shell of uniform areal density, a closed cube skin
+# of side a whose moments are 5/18 M a^2.
+if "$surfdb" assemble "$dir/surface.step" -o "$dir/skin" --material steel --mass 'skin=0.5' 2>"$dir/err" && python3 -c "
+import json
+p = {x['name']: x for x in json.load(open('$dir/skin/assembly.json'))['parts']}['skin']
+assert p['mass'] == 0.5 and p['volume'] == 0
+for k in range(3): assert abs(p['inertia'][k][k] / (5 / 18 * 0.5 * 0.02 ** 2) - 1) < 1e-9, p['inertia']"
+then ok; else bad "a surface model given its mass: $(cat "$dir/err")"; fi
+expect_error "a mass that is not positive" "not '0'" \
+  "$surfdb" assemble "$dir/surface.step" -o "$dir/x" --material steel --mass 'skin=0'
+expect_error "a mass pattern matching nothing" "--mass 'bolt=1': no part matches 'bolt'" \
+  "$surfdb" assemble "$dir/surface.step" -o "$dir/x" --material steel --mass 'bolt=1'
+
 # Bad input: one line naming the value, exit 1, nothing left behind.
-expect_error "a surface model" "has no closed solid" "$surfdb" assemble "$dir/surface.step" -o "$dir/x" --material steel
+expect_error "a surface model without a mass" "has no closed solid (a surface model)" "$surfdb" assemble "$dir/surface.step" -o "$dir/x" --material steel
 expect_error "density 0" "not '0'" "$surfdb" assemble "$dir/drop.step" -o "$dir/x" --density 0
 expect_error "density nan" "not 'nan'" "$surfdb" assemble "$dir/drop.step" -o "$dir/x" --density nan
 expect_error "density -5 for a part" "not '-5'" "$surfdb" assemble "$dir/drop.step" -o "$dir/x" --density 'block=-5'

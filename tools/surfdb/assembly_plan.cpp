@@ -55,6 +55,24 @@ std::vector<std::optional<double>> part_densities(const CadAssembly& a, const As
 
 // Components below 1e-12 (the rounding of the file's placements) are zero, so that a quarter turn
 // reads as one.
+// Each part's mass from the --mass GLOB=KG that match it (the last one wins), if any.
+std::vector<std::optional<double>> part_masses(const CadAssembly& a, const AssembleOptions& o) {
+  std::vector<std::optional<double>> mass(a.parts().size());
+  for (const std::string& option : o.masses) {
+    const std::size_t equals = option.find('=');
+    if (equals == std::string::npos) throw UsageError("--mass '" + option + "': give NAME=KG (a part name or glob)");
+    const std::string glob = option.substr(0, equals), text = option.substr(equals + 1);
+    const auto kg = option_number(text);
+    if (!kg || !std::isfinite(*kg) || *kg <= 0)
+      throw std::runtime_error("--mass '" + option + "': the mass must be a positive, finite number of kg, not '" + text + "'");
+    bool any = false;
+    for (std::size_t p = 0; p < a.parts().size(); ++p)
+      if (matches(glob, a.parts()[p].name)) mass[p] = *kg, any = true;
+    if (!any) throw std::runtime_error("--mass '" + option + "': no part matches '" + glob + "' (the parts are " + part_names(a) + ")");
+  }
+  return mass;
+}
+
 Eigen::Quaterniond unit_orientation(const Eigen::Matrix3d& rotation) {
   Eigen::Quaterniond q(rotation);
   for (int k = 0; k < 4; ++k)
@@ -115,14 +133,15 @@ Material material_named(const std::string& name) {
 }
 
 AssemblyPlan plan_assembly(const CadAssembly& a, const AssembleOptions& o) {
-  const std::vector<std::optional<double>> density = part_densities(a, o);
+  const std::vector<std::optional<double>> density = part_densities(a, o), mass = part_masses(a, o);
   AssemblyPlan plan;
   const double metres = meters_per(a.unit());
   for (std::uint32_t p = 0; p < a.parts().size(); ++p) {
-    if (!density[p])
+    if (!density[p] && !mass[p])
       throw std::runtime_error("part '" + a.parts()[p].name + "' has no density: give --material, --density RHO or --density '" +
-                               a.parts()[p].name + "=RHO' (kg/m^3)");
-    PartPlan part{p, *density[p], a.mass_properties(p, *density[p]), {}};
+                               a.parts()[p].name + "=RHO' (kg/m^3), or --mass '" + a.parts()[p].name + "=KG'");
+    PartPlan part{p, 0, mass[p] ? a.mass_properties_for_mass(p, *mass[p]) : a.mass_properties(p, *density[p]), {}};
+    part.density = a.parts()[p].solids > 0 ? part.mass.mass / part.mass.volume : 0;
     part.body_frame = Placement{part.mass.principal_axes, part.mass.centre / metres};
     plan.parts.push_back(part);
   }

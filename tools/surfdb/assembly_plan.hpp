@@ -25,6 +25,7 @@ Material material_named(const std::string& name);
 struct AssembleOptions {
   std::optional<Material> material;
   std::vector<std::string> densities;      // "RHO" or "GLOB=RHO", kg/m^3; later entries win
+  std::vector<std::string> masses;         // "GLOB=KG": the parts' masses, over their densities
   std::vector<std::string> ground;         // part or instance names (globs) fixed to the ground
   std::vector<std::string> contacts;       // "GLOB:GLOB" pairs of part names; none: every pair
   Eigen::Vector3d gravity{0, 0, -9.81};    // m/s^2
@@ -32,7 +33,7 @@ struct AssembleOptions {
 
 struct PartPlan {
   std::uint32_t part = 0;
-  double density = 0;  // kg/m^3
+  double density = 0;  // kg/m^3; 0 for a surface model given its mass
   MassProperties mass;
   Placement body_frame;  // body axes and origin in part coordinates (length unit of the file)
 };

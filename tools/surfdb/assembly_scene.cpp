@@ -79,7 +79,7 @@ void write_bodies(std::ostringstream& out, const CadAssembly& a, const AssemblyP
     const Eigen::Quaterniond& q = b.orientation;
     if (!b.ground) {
       out << "[[body]]   # part '" << part.name << "' (product " << quoted(part.product_name) << "), "
-          << format_number(p.density) << " kg/m^3\n"
+          << (p.density > 0 ? format_number(p.density) + " kg/m^3" : std::string("a shell of its faces")) << "\n"
           << "name = " << quoted(i.name) << "\n"
           << "mass = " << format_number(p.mass.mass) << "   # kg\n"
           << "inertia = " << vector_text(p.mass.principal_moments) << "   # kg m^2, principal moments: body axes\n"

@@ -21,7 +21,7 @@ namespace {
 
 struct AssembleArgs {
   std::string input, output, material, max_size = "64G";
-  std::vector<std::string> densities, ground, contacts;
+  std::vector<std::string> densities, masses, ground, contacts;
   std::vector<double> gravity{0, 0, -9.81};
   double spacing = 0, deflection = 0, foundation_stiffness = 0, damping_ratio = 1, friction = 0.3;
   double end_time = 1;
@@ -42,6 +42,7 @@ AssembleOptions options_from(const AssembleArgs& a) {
   AssembleOptions o;
   if (!a.material.empty()) o.material = material_named(a.material);
   o.densities = a.densities;
+  o.masses = a.masses;
   o.ground = a.ground;
   o.contacts = a.contacts;
   o.gravity = Eigen::Vector3d(a.gravity[0], a.gravity[1], a.gravity[2]);
@@ -153,6 +154,8 @@ void add_assemble_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "Output directory DIR (missing or empty)")->required();
   cmd->add_option("--material", args->material, "steel, aluminium, brass, titanium or abs: the parts' density");
   cmd->add_option("--density", args->densities, "RHO (kg/m^3) for every part, or GLOB=RHO for the parts it matches; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--mass", args->masses, "GLOB=KG: the mass of the parts it matches (a surface model: a shell); repeatable")
       ->allow_extra_args(false);
   cmd->add_option("--ground", args->ground, "Fix the parts or instances this glob names to the ground; repeatable")
       ->allow_extra_args(false);

@@ -79,6 +79,12 @@ class CadAssembly {
   /// and for a part without closed solids (a surface model), naming the part.
   MassProperties mass_properties(std::uint32_t part, double density) const;
 
+  /// The same of a part given its mass (kg) rather than a density: its solids' volume at the
+  /// density that gives that mass or, for a part without closed solids (a surface model), its
+  /// faces as a shell of uniform areal density (BRepGProp's surface integrals). Throws CadError
+  /// for a mass that is not positive and finite, and for a part of no volume and no area.
+  MassProperties mass_properties_for_mass(std::uint32_t part, double mass) const;
+
   /// The part's geometry with every point x written as frame_inverse(x): `frame` places the new
   /// axes in part coordinates (a body frame: origin at the centre of mass, principal axes). Its
   /// faces keep the part's numbering; its file name is NAME.step.

@@ -139,6 +139,7 @@ void run(const AssembleArgs& a, const CLI::App& cmd) {
   try {
     const DeferredSignals deferred;
     assemble(a, cmd);
+    DeferredSignals::check();  // a signal after the directory was put in place: it stays, the exit status says so
   } catch (const Interrupted& e) {
     e.resume();
   }

@@ -165,6 +165,9 @@ expect_error "no density" "has no density" "$surfdb" assemble "$dir/drop.step" -
 expect_error "an output that is not empty" "is not empty" "$surfdb" assemble "$dir/drop.step" -o "$dir/a" --material steel
 expect_usage "an unknown material" "unknown material" "$surfdb" assemble "$dir/drop.step" -o "$dir/x" --material cheese
 expect_usage "--json without --list-parts" "--json applies to --list-parts" "$surfdb" convert "$dir/drop.step" --json
+expect_usage "--list-parts with -o" "--list-parts only lists the parts; --output does not apply" \
+  "$surfdb" convert "$dir/drop.step" --list-parts -o "$dir/x.sdb"
+expect_usage "--list-parts with --strict" "not to --list-parts" "$surfdb" convert "$dir/drop.step" --list-parts --strict
 if [ ! -e "$dir/x" ] && [ -z "$(ls -A "$dir" | grep '^\.')" ]; then ok; else bad "a refused run left $(ls -A "$dir")"; fi
 
 # An interrupted run (SIGTERM: a background job of a script ignores SIGINT) leaves nothing.

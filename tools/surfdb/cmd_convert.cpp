@@ -131,6 +131,7 @@ void check_combinations(const ConvertArgs& a, const CLI::App& cmd) {
   const auto given = [&](const char* name) { return cmd.count(name) > 0; };
   if (a.list_faces && a.list_parts) throw UsageError("give --list-faces or --list-parts, not both");
   if (a.json && !a.list_parts) throw UsageError("--json applies to --list-parts");
+  if (a.list_parts && a.strict) throw UsageError("--strict applies to reading a part's faces, not to --list-parts");
   if (a.list_faces || a.list_parts) {
     const std::string what = a.list_faces ? "--list-faces only lists the faces; " : "--list-parts only lists the parts; ";
     for (const char* name : {"--output", "--face", "--faces", "--all-faces", "--grid", "--spacing", "--max-grid",

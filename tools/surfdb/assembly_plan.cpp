@@ -141,7 +141,7 @@ AssemblyPlan plan_assembly(const CadAssembly& a, const AssembleOptions& o) {
       throw std::runtime_error("part '" + a.parts()[p].name + "' has no density: give --material, --density RHO or --density '" +
                                a.parts()[p].name + "=RHO' (kg/m^3), or --mass '" + a.parts()[p].name + "=KG'");
     PartPlan part{p, 0, mass[p] ? a.mass_properties_for_mass(p, *mass[p]) : a.mass_properties(p, *density[p]), {}};
-    part.density = a.parts()[p].solids > 0 ? part.mass.mass / part.mass.volume : 0;
+    part.density = !mass[p] ? *density[p] : a.parts()[p].solids > 0 ? part.mass.mass / part.mass.volume : 0;
     part.body_frame = Placement{part.mass.principal_axes, part.mass.centre / metres};
     plan.parts.push_back(part);
   }

@@ -28,11 +28,14 @@ struct AssembleArgs {
   unsigned threads = 0;
 };
 
-// The command as the scene's header comment repeats it: the input's file name and every option given.
+// The command as the scene's header comment repeats it: the input's file name and every option
+// given but --threads, which changes no byte of the output.
 std::string command_line(const AssembleArgs& a, const CLI::App& cmd) {
   std::string text = "surfdb assemble " + std::filesystem::path(a.input).filename().string() + " -o DIR";
   for (const CLI::Option* o : cmd.get_options()) {
-    if (o->get_name() == "--output" || o->get_name() == "-o,--output" || o->count() == 0 || o->get_lnames().empty()) continue;
+    if (o->count() == 0 || o->get_lnames().empty() || o->get_lnames().front() == "output" ||
+        o->get_lnames().front() == "threads")
+      continue;
     for (const std::string& value : o->results()) text += " --" + o->get_lnames().front() + " " + value;
   }
   return text;

@@ -116,6 +116,9 @@ MeshResult mesh_cad_model(const CadModel& model, const CadMeshOptions& options, 
   if (options.face != 0) {
     (void)CadModelFaces::face(model, options.face);  // a missing face is refused before meshing
     faces.push_back(options.face);
+  } else if (!options.faces.empty()) {
+    for (const std::uint32_t f : options.faces) (void)CadModelFaces::face(model, f);
+    faces = options.faces;
   } else {
     for (std::uint32_t f = 1; f <= model.face_count(); ++f) faces.push_back(f);
   }

@@ -223,8 +223,21 @@ CadModel CadModel::load(const std::filesystem::path& path) {
     throw CadError(path.string() + ": OpenCASCADE failed reading it: " + e.GetMessageString());
   }
   if (shape.IsNull()) throw CadError(path.string() + ": the file holds no shape");
+  return CadModelFaces::from_shape(shape, std::move(impl));
+}
+
+CadModel CadModelFaces::from_shape(const TopoDS_Shape& shape, const std::string& name, const std::string& kind,
+                                   LengthUnit unit) {
+  auto impl = std::make_shared<CadModel::Impl>();
+  impl->path = name;
+  impl->kind = kind;
+  impl->unit = unit;
+  return from_shape(shape, std::move(impl));
+}
+
+CadModel CadModelFaces::from_shape(const TopoDS_Shape& shape, std::shared_ptr<CadModel::Impl> impl) {
   TopExp::MapShapes(shape, TopAbs_FACE, impl->faces);
-  if (impl->faces.Extent() == 0) throw CadError(path.string() + ": the shape has no faces");
+  if (impl->faces.Extent() == 0) throw CadError(impl->path.string() + ": the shape has no faces");
   impl->adjacent = adjacency(shape, impl->faces);
   CadModel model;
   model.impl_ = std::move(impl);

@@ -82,12 +82,14 @@ assert abs((i["end"] - i["start"]) / (2.9432 * i["max_indentation"] / i["approac
 assert c["max_indentation"] == i["max_indentation"]
 ' && ok || bad "impacts_detail against free fall and Hertz"
 # The body's columns in free fall (t < 0.0638 s, before the ball reaches the floor): right after
-# its position, its velocity g t and its acceleration g, then the contact's columns.
+# its position, its velocity g t and its acceleration g, its orientation and angular velocity, then
+# the contact's columns.
 python3 - "$dir/rk4/time_series.csv" <<'PY' && ok || bad "velocity and acceleration columns in free fall"
 import csv, sys
 header = next(csv.reader(open(sys.argv[1])))
-assert header[:10] == ["t"] + ["ball_" + c for c in ("x", "y", "z", "vx", "vy", "vz", "ax", "ay", "az")], header
-assert header[10] == "ball-floor_touching", header
+assert header[:17] == ["t"] + ["ball_" + c for c in ("x", "y", "z", "vx", "vy", "vz", "ax", "ay", "az", "e0", "e1", "e2",
+                                                      "e3", "wx", "wy", "wz")], header
+assert header[17] == "ball-floor_touching", header
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if float(r["t"]) < 0.06]
 assert len(rows) > 50, len(rows)
 for r in rows:

@@ -8,6 +8,7 @@
 #include "cad_input.hpp"
 #include "commands.hpp"
 #include "convert_set.hpp"
+#include "list_parts.hpp"
 #include "log.hpp"
 #include "mpi_session.hpp"
 #include "number_format.hpp"
@@ -25,7 +26,7 @@ namespace {
 struct ConvertArgs {
   std::string input, output, grid = "999x999", record = "27x27", analytic, faces;
   std::uint32_t face = 1;
-  bool float32 = false, flip_normals = false, list_faces = false, all_faces = false;
+  bool float32 = false, flip_normals = false, list_faces = false, list_parts = false, json = false, all_faces = false;
   bool skip_bad_faces = false, force = false, strict = false;
   double spacing = 0;
   std::uint64_t max_grid = 999;
@@ -128,11 +129,15 @@ void list_faces(const CadModel& model) {
 // Options that would be silently ignored are refused: each applies to some inputs only.
 void check_combinations(const ConvertArgs& a, const CLI::App& cmd) {
   const auto given = [&](const char* name) { return cmd.count(name) > 0; };
-  if (a.list_faces) {
+  if (a.list_faces && a.list_parts) throw UsageError("give --list-faces or --list-parts, not both");
+  if (a.json && !a.list_parts) throw UsageError("--json applies to --list-parts");
+  if (a.list_parts && a.strict) throw UsageError("--strict applies to reading a part's faces, not to --list-parts");
+  if (a.list_faces || a.list_parts) {
+    const std::string what = a.list_faces ? "--list-faces only lists the faces; " : "--list-parts only lists the parts; ";
     for (const char* name : {"--output", "--face", "--faces", "--all-faces", "--grid", "--spacing", "--max-grid",
                              "--record", "--float32", "--flip-normals", "--threads", "--max-size",
                              "--skip-bad-faces", "--force"})
-      if (given(name)) throw UsageError(std::string("--list-faces only lists the faces; ") + name + " does not apply");
+      if (given(name)) throw UsageError(what + name + " does not apply");
   }
   if (a.all_faces && given("--faces")) throw UsageError("give --all-faces or --faces LIST, not both");
   if (given("--face") && (a.all_faces || given("--faces")))
@@ -148,7 +153,7 @@ void check_combinations(const ConvertArgs& a, const CLI::App& cmd) {
       if (given(name)) throw UsageError(std::string(name) + " applies to --analytic surfaces, not to an INPUT file");
     return;
   }
-  if (a.list_faces) throw UsageError("--list-faces applies to an INPUT file, not to --analytic");
+  if (a.list_faces || a.list_parts) throw UsageError("--list-faces and --list-parts apply to an INPUT file, not to --analytic");
   if (given("--face")) throw UsageError("--face applies to an INPUT file, not to --analytic");
   if (a.strict) throw UsageError("--strict applies to an INPUT file, not to --analytic");
   for (const char* name : {"--all-faces", "--faces"})
@@ -186,6 +191,10 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
   if (a.input.empty()) throw UsageError("give an INPUT file or --analytic KIND");
   if (a.list_faces) {
     list_faces(load_part(a.input, a.strict));
+    return;
+  }
+  if (a.list_parts) {
+    list_parts(CadAssembly::load(a.input), a.json);
     return;
   }
   if (a.output.empty()) throw UsageError("-o OUT is required");
@@ -238,6 +247,9 @@ void add_convert_command(CLI::App& app) {
   cmd->add_flag("--float32", args->float32, "Store 32-bit floats instead of 64-bit");
   cmd->add_flag("--flip-normals", args->flip_normals, "Store the opposite normals");
   cmd->add_flag("--list-faces", args->list_faces, "List the faces of INPUT as CSV and stop");
+  cmd->add_flag("--list-parts", args->list_parts,
+                "List the parts of an assembly (STEP, IGES), their instances and placements, and stop");
+  cmd->add_flag("--json", args->json, "With --list-parts: print JSON");
   cmd->add_flag("--all-faces", args->all_faces, "Convert every face into the surface set given by -o");
   cmd->add_flag("--skip-bad-faces", args->skip_bad_faces, "Leave faces that cannot be sampled out of the set, with a warning");
   cmd->add_flag("--force", args->force, "Replace an existing surface set at -o");

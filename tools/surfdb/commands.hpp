@@ -33,6 +33,7 @@ void add_project_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_mesh_command(CLI::App& app);
+void add_assemble_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 
 }  // namespace surfdb::cli

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   surfdb::cli::add_export_command(app);
   surfdb::cli::add_simulate_command(app);
   surfdb::cli::add_mesh_command(app);
+  surfdb::cli::add_assemble_command(app);
   surfdb::cli::add_sweep_command(app);
   app.parse_complete_callback([&] { surfdb::cli::init_logging(verbose); });
   try {

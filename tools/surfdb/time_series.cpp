@@ -10,7 +10,8 @@ namespace surfdb::cli {
 std::string TimeSeries::header(const Simulation& sim) {
   std::string header = "t";
   for (const RigidBody& b : sim.model().bodies)
-    for (const char* c : {"_x", "_y", "_z", "_vx", "_vy", "_vz", "_ax", "_ay", "_az"}) header += "," + b.name + c;
+    for (const char* c : {"_x", "_y", "_z", "_vx", "_vy", "_vz", "_ax", "_ay", "_az", "_e0", "_e1", "_e2", "_e3", "_wx", "_wy", "_wz"})
+      header += "," + b.name + c;
   for (const ContactGroup& g : sim.contacts()) {
     if (g.single())
       for (const char* c : {"_touching", "_indentation", "_indentation_rate", "_normal_force", "_point_i_x", "_point_i_y",
@@ -54,6 +55,10 @@ void TimeSeries::output(const Simulation& sim, double t, const double* y, double
     const BodyStateView b = body_view(y, static_cast<int>(k));
     const Eigen::Vector3d a = sim.dynamics().linear_acceleration(static_cast<int>(k));
     for (const Eigen::Vector3d& v : {Eigen::Vector3d(b.r()), Eigen::Vector3d(b.v()), a}) add(v.x()), add(v.y()), add(v.z());
+    // Orientation (Euler parameters, body to world) and angular velocity (world axes).
+    const Eigen::Quaterniond q = b.orientation();
+    const Eigen::Vector3d w = q.toRotationMatrix() * b.w_body();
+    add(q.w()), add(q.x()), add(q.y()), add(q.z()), add(w.x()), add(w.y()), add(w.z());
   }
   for (const ContactGroup& g : sim.contacts()) {
     if (const ContactPair* p = g.single()) {

@@ -67,6 +67,7 @@ Scenario ScenarioReader::read() {
     for (const toml::node& node : *list) read_spring(*node.as_table());
   if (const toml::array* list = r_.tables(root, "surface"))
     for (const toml::node& node : *list) read_surface(*node.as_table());
+  apply_densities();
   if (const toml::array* list = r_.tables(root, "contact"))
     for (const toml::node& node : *list) read_contact(*node.as_table());
   if (const toml::array* list = r_.tables(root, "joint"))
@@ -107,13 +108,16 @@ void ScenarioReader::read_body(const toml::table& b) {
   const std::string where = "body '" + name + "'";
   r_.only(b, scenario_keys::kBody, where);
   if (bodies_.count(name)) r_.fail(b, where, "the name is used twice (or is 'ground')");
-  RigidBody body{name, r_.positive(b, "mass", where), Matrix3d::Identity()};
-  const Vector3d inertia = r_.vec3(b, "inertia", where);
-  if (!(inertia.minCoeff() > 0))
-    r_.fail(*b.get("inertia"), where + ".inertia", "principal moments must be positive (a singular inertia)");
-  if (inertia[0] > inertia[1] + inertia[2] || inertia[1] > inertia[0] + inertia[2] || inertia[2] > inertia[0] + inertia[1])
-    r_.fail(*b.get("inertia"), where + ".inertia", "violates the triangle inequality of principal moments");
-  body.inertia = inertia.asDiagonal();
+  RigidBody body{name, 1, Matrix3d::Identity()};
+  if (b.get("density")) {  // mass and inertia from the body's solid surface, once it is read
+    for (const char* key : {"mass", "inertia", "principal_axes"})
+      if (b.get(key)) r_.fail(*b.get(key), where + "." + key, "a body given a density takes its mass and inertia from its surface");
+    (void)r_.positive(b, "density", where);
+    density_bodies_.emplace_back(static_cast<int>(s_.model.bodies.size()), &b);
+  } else {
+    body.mass = r_.positive(b, "mass", where);
+    body.inertia = read_body_inertia(r_, b, where);
+  }
   Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
   if (b.get("orientation")) {
     const auto e = r_.numbers(b, "orientation", where, 4);

@@ -14,8 +14,8 @@ inline constexpr std::array<std::string_view, 7> kTables{"simulation", "body", "
 inline constexpr std::array<std::string_view, 11> kSimulation{
     "end_time", "integrator",         "step",    "relative_tolerance", "absolute_tolerance", "max_step", "output_interval",
     "gravity",  "stabilisation_gain", "energy_gain_tolerance", "max_constraint_drift"};
-inline constexpr std::array<std::string_view, 7> kBody{"name", "mass", "inertia", "position", "orientation", "velocity",
-                                                       "angular_velocity"};
+inline constexpr std::array<std::string_view, 9> kBody{"name",     "mass",        "inertia",  "principal_axes",  "density",
+                                                       "position", "orientation", "velocity", "angular_velocity"};
 inline constexpr std::array<std::string_view, 14> kJoint{
     "name",      "type",      "body_i",         "body_j",                 "point",      "axis", "reference", "reference_j",
     "surface_i", "surface_j", "search_interval", "initial_gap_tolerance", "release_to", "formulation"};

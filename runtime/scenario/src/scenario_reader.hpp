@@ -37,6 +37,7 @@ class ScenarioReader {
                                       const ContactSurface& sj) const;
 
   void read_surface(const toml::table& t);
+  void apply_densities();  // body_inertia.cpp: [[body]] density, once the surfaces are read
   void read_table(const toml::table& t, const std::string& where, ContactSurface& spec);
   void read_primitive(const toml::table& t, const std::string& where, ContactSurface& spec) const;
   void read_mesh(const toml::table& t, const std::string& where, ContactSurface& spec);
@@ -59,6 +60,7 @@ class ScenarioReader {
   Scenario s_;
   std::map<std::string, int> bodies_{{"ground", kGround}};
   std::vector<Pose> poses_;              // per body at t = 0
+  std::vector<std::pair<int, const toml::table*>> density_bodies_;  // bodies given a density, not a mass
   std::map<std::string, int> surfaces_;  // index in s_.surfaces
   std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::shared_ptr<const TableSet>> tables_;
   std::map<std::string, std::shared_ptr<const TriangleMesh>> meshes_;  // by canonical path

@@ -129,4 +129,8 @@ inline constexpr double kRotationTolerance = 1e-9;
 /// A 3 x 3 rotation given as rows (identity when absent); refuses anything but a rotation.
 Matrix3d rotation_from(const Reader& r, const toml::table& t, const char* key, const std::string& where);
 
+/// [[body]] `inertia` (principal moments, with `principal_axes` or not, or a full symmetric
+/// tensor) as the tensor about the centre of mass in body axes (body_inertia.cpp).
+Matrix3d read_body_inertia(const Reader& r, const toml::table& b, const std::string& where);
+
 }  // namespace surfdb

@@ -23,6 +23,8 @@ struct CadMeshOptions {
   double angular_deflection = 0.5;
   /// The face to mesh alone (1-based, as `convert --face` numbers them); 0 meshes every face.
   std::uint32_t face = 0;
+  /// With face 0: the faces to mesh together (1-based, ascending); empty meshes every face.
+  std::vector<std::uint32_t> faces;
 };
 
 struct MeshResult {

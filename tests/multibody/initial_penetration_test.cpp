@@ -91,3 +91,29 @@ TEST_CASE("initial penetration: a contact's explicit tolerance replaces the defa
   CHECK(found[0].tolerance == 3e-3);
   CHECK_THROWS_AS(check_initial_penetration(*refused.sim, refused.y.data()), InitialPenetrationError);
 }
+
+TEST_CASE("initial penetration: a ball straddling a spherical cavity's wall from outside is an error") {
+  // catches: the cavity's outside taken as no surface at t = 0 too, so that a ball placed 1.5 mm
+  // beyond a cup's wall (its centre outside the cavity) starts as if apart and falls through.
+  AnalyticContact cup;
+  cup.shape = AnalyticContact::Shape::cavity;
+  cup.other = {Eigen::Vector3d(0, 0, 0.05), 0.05};  // a cup of radius 50 mm about z = 0.05, open at its top
+  cup.cap = {Eigen::Vector3d::UnitZ(), 0.05};
+  const auto start = [&](double below_wall) {  // the ball's centre below the cup's bottom, m
+    Scene s{ball_simulation({kMass, kRadius, kG}, cup, Hertz{kStiffness, kExponent}),
+            std::vector<double>(kBodyStateSize)};
+    set_body_state(s.y.data(), 0, {0, 0, -below_wall}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(),
+                   Eigen::Vector3d::Zero());
+    return s;
+  };
+  Scene crossing = start(1.5e-3);
+  try {
+    check_initial_penetration(*crossing.sim, crossing.y.data());
+    FAIL("no error");
+  } catch (const InitialPenetrationError& e) {
+    // The ball reaches R + 1.5 mm into the wall: 11.5 mm.
+    CHECK(std::string(e.what()).find("0.0115 m") != std::string::npos);
+  }
+  Scene clear = start(kRadius + 1e-4);  // wholly outside the cup: apart
+  CHECK(check_initial_penetration(*clear.sim, clear.y.data()).empty());
+}

@@ -37,7 +37,7 @@ gfortran -O2 $flags -J "$prefix" "$examples/fortran/surfdb.f90" "$examples/fortr
 site=$(echo "$prefix"/lib/python3*/dist-packages)
 surfdb_python() {  # Debian's python3 with the installed module
   if [ -n "${SURFDB_PYTHON_PRELOAD:-}" ]; then
-    LD_PRELOAD=$SURFDB_PYTHON_PRELOAD ASAN_OPTIONS=detect_leaks=0 PYTHONPATH=$site /usr/bin/python3 "$@"
+    LD_PRELOAD=$SURFDB_PYTHON_PRELOAD ASAN_OPTIONS=detect_leaks=0:alloc_dealloc_mismatch=0 PYTHONPATH=$site /usr/bin/python3 "$@"
   else
     PYTHONPATH=$site /usr/bin/python3 "$@"
   fi

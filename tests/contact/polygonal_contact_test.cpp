@@ -4,16 +4,15 @@
 // balance of forces and torques between the bodies); and no allocation once warm.
 #include <doctest/doctest.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <new>
 #include <numbers>
 #include <set>
 #include <utility>
 
 #include <Eigen/Geometry>
 
+#include "../support/counting_allocator.hpp"
 #include "../support/approx.hpp"
 #include "../support/meshes.hpp"
 #include "surfdb/contact/polygonal_contact.hpp"
@@ -268,24 +267,9 @@ TEST_CASE("the forces and torques on the two bodies balance about any point") {
   CHECK(about_i.isApprox(r.torque_i, 1e-12));
 }
 
-// Counts the allocations made while `counting` is set (the replacement operators serve the whole
-// test program; they only count).
-namespace {
-std::atomic<long> allocations{0};
-std::atomic<bool> counting{false};
-}  // namespace
-
-// GCC takes free() in a replacement operator delete for a mismatch with operator new.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t bytes) {
-  if (counting) ++allocations;
-  if (void* p = std::malloc(bytes ? bytes : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
+// Counts the allocations made while `counting` is set (tests/support/counting_allocator.cpp).
+using surfdb::test::allocations;
+using surfdb::test::counting;
 
 TEST_CASE("an evaluation allocates nothing once the buffers have grown to the contact") {
   ElasticFoundation law = foundation(kC);

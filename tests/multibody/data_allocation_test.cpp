@@ -2,36 +2,21 @@
 // contact's log of ended impacts (summary.json's impacts_detail: a vector, so at most bit_width(n)
 // allocations for n impacts), for point contact on a fixed pair (each integrator), groups of
 // pairs from the broad phase once in play, and a surface joint. Counted by replacing operator new
-// in this test program (the replacement only counts while `counting` is set). Scenes from
+// in this test program (tests/support/counting_allocator.cpp: it only counts while `counting` is set). Scenes from
 // samples/: the cam sample needs its prepare.sh (skipped without).
 #include <doctest/doctest.h>
 
-#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <filesystem>
-#include <new>
 #include <string>
 
+#include "../support/counting_allocator.hpp"
 #include "surfdb/multibody/data.hpp"
 #include "surfdb/scenario/scenario.hpp"
 
-namespace {
-std::atomic<long> allocations{0};
-std::atomic<bool> counting{false};
-}  // namespace
-
-// GCC takes free() in a replacement operator delete for a mismatch with operator new.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t bytes) {
-  if (counting) ++allocations;
-  if (void* p = std::malloc(bytes ? bytes : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
+using surfdb::test::allocations;
+using surfdb::test::counting;
 
 namespace {
 

@@ -8,6 +8,8 @@
 #include <numbers>
 #include <span>
 
+#include "surfdb/table/table_set.hpp"
+
 namespace surfdb {
 namespace {
 
@@ -19,7 +21,6 @@ constexpr std::array<double, 4> kWeight4{0.3478548451374538, 0.6521451548625461,
 constexpr std::array<double, 2> kNode2{-0.5773502691896258, 0.5773502691896258};
 constexpr std::array<double, 2> kWeight2{1, 1};
 
-Eigen::Vector3d vec(const std::array<double, 3>& a) { return {a[0], a[1], a[2]}; }
 
 // B(1/2, b) = Gamma(1/2) Gamma(b) / Gamma(b + 1/2).
 double beta_half(double b) { return std::sqrt(std::numbers::pi) * std::tgamma(b) / std::tgamma(b + 0.5); }
@@ -33,8 +34,8 @@ SphereEdgeContact::SphereEdgeContact(Sphere sphere, const SetEdge& edge, double 
   low_ = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
   high_ = -low_;
   for (std::size_t k = 0; k < edge.points.size(); ++k) {
-    Point p{meters_per_unit * vec(edge.points[k]), {}};
-    for (std::size_t s = 0; s < sides_; ++s) p.into[s] = vec(edge.sides[s].inward[k]);
+    Point p{meters_per_unit * edge_vector(edge.points[k]), {}};
+    for (std::size_t s = 0; s < sides_; ++s) p.into[s] = edge_vector(edge.sides[s].inward[k]);
     low_ = low_.cwiseMin(p.x), high_ = high_.cwiseMax(p.x);
     points_.push_back(p);
   }

@@ -26,7 +26,7 @@ SphereInSolid sphere_in_solid(const ContactPair& pair, const double* y) {
   if (a && a->shape == AnalyticContact::Shape::cavity)
     return in_cavity_wall(*a, state(pair.spec().body_i), state(pair.spec().body_j));
   const auto* s = std::get_if<SphereOnTables>(&pair.spec().geometry);
-  if (!s || !closed_solid(*s->surface_j)) return {};
+  if (!s || !s->surface_j->closed()) return {};
   const BodyState i = state(pair.spec().body_i), j = state(pair.spec().body_j);
   const Eigen::Vector3d centre = i.pose.r + i.pose.A * s->sphere.centre;
   const Eigen::Matrix3d A = j.pose.A * s->mount_j.rotation;

@@ -11,8 +11,6 @@
 namespace surfdb {
 namespace {
 
-Eigen::Vector3d vec(const std::array<double, 3>& a) { return {a[0], a[1], a[2]}; }
-
 struct Nearest {
   double distance = std::numeric_limits<double>::infinity();  // unsigned
   bool outside = true;
@@ -21,30 +19,19 @@ struct Nearest {
 // The nearest point of one edge, and whether the direction to x lies in its normal cone.
 void nearest_on_edge(const SetEdge& e, const Eigen::Vector3d& x, Nearest& best) {
   for (std::size_t k = 0; k + 1 < e.points.size(); ++k) {
-    const Eigen::Vector3d a = vec(e.points[k]), ab = vec(e.points[k + 1]) - a;
+    const Eigen::Vector3d a = edge_vector(e.points[k]), ab = edge_vector(e.points[k + 1]) - a;
     const double l2 = ab.squaredNorm();
     const double w = l2 > 0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
     const Eigen::Vector3d d = x - (a + w * ab);
     if (d.norm() >= best.distance) continue;
     bool in_cone = true;
-    for (const EdgeSide& s : e.sides) in_cone &= d.dot((1 - w) * vec(s.inward[k]) + w * vec(s.inward[k + 1])) <= 0;
+    for (const EdgeSide& s : e.sides) in_cone &= d.dot((1 - w) * edge_vector(s.inward[k]) + w * edge_vector(s.inward[k + 1])) <= 0;
     best.distance = d.norm();
     best.outside = in_cone == (e.kind != EdgeKind::concave);
   }
 }
 
 }  // namespace
-
-bool closed_solid(const TableSet& set) {
-  if (set.edges().empty()) return false;
-  for (const SetEdge& e : set.edges()) {
-    if (e.sides.size() != 2) return false;
-    for (const EdgeSide& s : e.sides)
-      if (std::none_of(set.faces().begin(), set.faces().end(), [&](const TableFace& f) { return f.face == s.face; }))
-        return false;
-  }
-  return true;
-}
 
 double signed_distance(const TableSet& set, const Eigen::Vector3d& x) {
   Nearest best;

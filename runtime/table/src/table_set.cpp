@@ -48,6 +48,11 @@ TableSet::TableSet(std::vector<TableFace> faces, std::vector<std::uint8_t> adjac
         }
         face_edges_[k].push_back(f);
       }
+  closed_ = !edges_.empty() && std::all_of(edges_.begin(), edges_.end(), [&](const SetEdge& e) {
+    return e.sides.size() == 2 && std::all_of(e.sides.begin(), e.sides.end(), [&](const EdgeSide& s) {
+      return std::any_of(faces_.begin(), faces_.end(), [&](const TableFace& f) { return f.face == s.face; });
+    });
+  });
   // The smallest sphere around the first face's sphere grown to hold each next one.
   bool first = true;
   for (const TableFace& f : faces_) {

@@ -14,12 +14,8 @@
 
 namespace surfdb {
 
-/// Whether the set's chosen faces close into a solid: it has edges, none free, and both faces of
-/// every edge are chosen.
-bool closed_solid(const TableSet& set);
-
 /// The signed distance from x (the set's axes and unit) to its surface: positive outside the
-/// solid, negative inside, in the set's unit. Meaningful for a closed_solid set.
+/// solid, negative inside, in the set's unit. Meaningful for a closed set (TableSet::closed).
 double signed_distance(const TableSet& set, const Eigen::Vector3d& x);
 
 }  // namespace surfdb

@@ -16,6 +16,9 @@
 
 namespace surfdb {
 
+/// A point or direction of an edge's table (set_edges.hpp) as a vector.
+inline Eigen::Vector3d edge_vector(const std::array<double, 3>& a) { return {a[0], a[1], a[2]}; }
+
 /// An edge bounding a face of a contact surface, as the set tabulates it (set_edges.hpp): the side
 /// of the edge the face lies on (0 or 1), and the box of the edge's points (file unit).
 struct FaceEdge {
@@ -55,6 +58,9 @@ class TableSet {
 
   /// The edges bounding the chosen faces (a version 1 set and a single table have none).
   std::span<const SetEdge> edges() const { return edges_; }
+  /// Whether the chosen faces close into a solid: the set has edges, none free, and both faces of
+  /// every edge are chosen (solid_distance.hpp then tells inside from outside).
+  bool closed() const { return closed_; }
   /// The edges bounding face k (its position in the surface), with the side it lies on.
   std::span<const FaceEdge> face_edges(std::size_t k) const { return face_edges_[k]; }
 
@@ -72,6 +78,7 @@ class TableSet {
   std::vector<std::uint8_t> adjacent_;  // size() x size(), row-major
   std::vector<SetEdge> edges_;
   std::vector<std::vector<FaceEdge>> face_edges_;  // per face
+  bool closed_ = false;
   Eigen::Vector3d centre_ = Eigen::Vector3d::Zero();
   double radius_ = 0;
 };

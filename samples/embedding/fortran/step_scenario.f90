@@ -28,6 +28,7 @@ program step_scenario
   write (*, '(a, es25.17)') 'end_time ', surfdb_data_time(data)
   write (*, '(a, i0)') 'steps ', steps
   write (*, '(a, es25.17)') 'first_body_z ', state(3)
+  deallocate (state)
   call surfdb_data_close(data)
   call surfdb_model_close(model)
 end program

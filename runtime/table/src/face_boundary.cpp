@@ -25,4 +25,19 @@ bool inside_trim(std::span<const FaceEdge> boundary, const Eigen::Vector3d& x) {
   return side >= 0;
 }
 
+bool near_boundary(std::span<const FaceEdge> boundary, const Eigen::Vector3d& x, double distance) {
+  const double d2 = distance * distance;
+  for (const FaceEdge& fe : boundary) {
+    if ((x - x.cwiseMax(fe.low).cwiseMin(fe.high)).squaredNorm() >= d2) continue;  // the whole edge is farther
+    const SetEdge& e = *fe.edge;
+    for (std::size_t k = 0; k + 1 < e.points.size(); ++k) {
+      const Eigen::Vector3d a = edge_vector(e.points[k]), ab = edge_vector(e.points[k + 1]) - a;
+      const double l2 = ab.squaredNorm();
+      const double w = l2 > 0 ? std::clamp((x - a).dot(ab) / l2, 0.0, 1.0) : 0.0;
+      if ((x - a - w * ab).squaredNorm() < d2) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace surfdb

@@ -16,4 +16,7 @@ namespace surfdb {
 /// the direction w into the face there. False when the face has no edges.
 bool inside_trim(std::span<const FaceEdge> boundary, const Eigen::Vector3d& x);
 
+/// True when some point of the face's edges lies within `distance` of x (the set's axes and unit).
+bool near_boundary(std::span<const FaceEdge> boundary, const Eigen::Vector3d& x, double distance);
+
 }  // namespace surfdb

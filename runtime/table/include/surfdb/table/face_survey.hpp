@@ -1,0 +1,33 @@
+// What a table's face is and where it lies, surveyed once from its valid points: its shape,
+// judged from the normals (flat: a plane, whatever its CAD type, a B-spline plane too;
+// cylindrical: every normal perpendicular to one axis, as a cylinder's or any extrusion's; or
+// curved), and the box of the trimmed face. Two faces whose common normals form a line or a
+// plane (a plane against a plane or a cylinder: a rod lying on a plate) have no isolated contact
+// point for a common-normal solve to find (contact_manifold.hpp); the box tells an edge's points
+// that cannot reach the face (contact_edge_face.hpp) far more tightly than the node tree's box,
+// which holds the untrimmed surface with a generous allowance.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "surfdb/table/database.hpp"
+
+namespace surfdb {
+
+enum class SurfaceShape { flat, cylindrical, curved };
+
+struct FaceSurvey {
+  SurfaceShape shape = SurfaceShape::curved;
+  /// The box (table axes, file unit) holding the face's valid points and every point of the
+  /// trimmed face: the valid samples' box grown by the longest step between neighbouring samples.
+  /// Empty (low > high) when no point is valid (a table whose node tree cannot be built).
+  Eigen::Vector3d low, high;
+};
+
+/// Surveys the grid nodes, every k-th along u and v (k chosen for at most 200 x 200 of them): the
+/// shape is flat when their unit normals all lie within 1e-6 rad of one another, cylindrical when
+/// they are all perpendicular to one axis within 1e-6 rad, else curved (also when fewer than two
+/// are valid).
+FaceSurvey survey_face(const Database& table);
+
+}  // namespace surfdb

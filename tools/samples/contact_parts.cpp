@@ -90,6 +90,15 @@ TopoDS_Shape holed_plate() {
   return cut.Shape();
 }
 
+TopoDS_Shape rod(double length) {
+  return BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(-length / 2, 0, 0), gp::DX()), kRodRadius, length).Shape();
+}
+
+TopoDS_Shape block() {
+  return BRepPrimAPI_MakeBox(gp_Pnt(-kBlockX / 2, -kBlockY / 2, -kBlockZ / 2), gp_Pnt(kBlockX / 2, kBlockY / 2, kBlockZ / 2))
+      .Shape();
+}
+
 TopoDS_Shape ball(double radius) {
   return BRepPrimAPI_MakeSphere(gp_Ax2(gp_Pnt(0, 0, 0), gp::DX(), -gp::DY()), radius).Shape();
 }

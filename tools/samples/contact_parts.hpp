@@ -38,6 +38,17 @@ TopoDS_Shape holed_plate();
 inline constexpr double kPlateHalfLength = 30;  // mm
 inline constexpr double kHoleRadius = 5;        // mm
 
+/// A rod: a solid cylinder of radius kRodRadius along the x axis from -length/2 to length/2,
+/// centred at the origin. Three faces: the lateral face and two flat ends, whose rims are circles
+/// of radius kRodRadius at x = -length/2 and length/2.
+TopoDS_Shape rod(double length);
+inline constexpr double kRodRadius = 5;  // mm
+
+/// A block: x in [-kBlockX/2, kBlockX/2], y in [-kBlockY/2, kBlockY/2], z in [-kBlockZ/2,
+/// kBlockZ/2]. Six flat faces; its underside's edges are kBlockX and kBlockY long.
+TopoDS_Shape block();
+inline constexpr double kBlockX = 20, kBlockY = 10, kBlockZ = 6;  // mm
+
 /// A sphere of radius r centred at the origin, its parameter poles on the x axis.
 TopoDS_Shape ball(double radius);
 

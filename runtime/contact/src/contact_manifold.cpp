@@ -1,18 +1,79 @@
 #include "surfdb/contact/contact_manifold.hpp"
 
+#include <cmath>
 #include <type_traits>
+#include <vector>
+
+#include "surfdb/table/face_survey.hpp"
 
 namespace surfdb {
+
+namespace {
+
+// The position in the set of the part's face number (-1: not chosen).
+int position(const TableSet& set, std::uint32_t face) {
+  for (std::size_t k = 0; k < set.size(); ++k)
+    if (set[k].face == face) return static_cast<int>(k);
+  return -1;
+}
+
+// The positions of an edge's faces in its set.
+std::array<int, 2> edge_faces(const TableSet& set, const SetEdge& e) {
+  return {position(set, e.sides[0].face), e.sides.size() > 1 ? position(set, e.sides[1].face) : -1};
+}
+
+bool loaded_edge(const SetEdge& e) { return e.kind == EdgeKind::convex || e.kind == EdgeKind::free; }
+
+// A flat face against a flat or cylindrical one: common normals along a line or over a plane,
+// or none (face_survey.hpp); left to the edges where both sets have them.
+bool left_to_edges(SurfaceShape a, SurfaceShape b) {
+  return (a == SurfaceShape::flat && b != SurfaceShape::curved) || (b == SurfaceShape::flat && a != SurfaceShape::curved);
+}
+
+std::vector<FaceSurvey> surveys_of(const TableSet& set) {
+  std::vector<FaceSurvey> surveys;
+  for (const TableFace& f : set.faces()) surveys.push_back(survey_face(*f.table));
+  return surveys;
+}
+
+}  // namespace
 
 FreeformManifold::FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
                                    std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j,
                                    ContactOptions options)
-    : surface_i_(std::move(surface_i)), surface_j_(std::move(surface_j)), merge_distance_(options.merge_distance),
-      max_entry_depth_(options.max_entry_depth) {
-  detectors_.reserve(surface_i_->size() * surface_j_->size());
-  for (const TableFace& fi : surface_i_->faces())
-    for (const TableFace& fj : surface_j_->faces())
-      detectors_.emplace_back(std::in_place_type<FreeformContact>, fi.table, mount_i, fj.table, mount_j, options);
+    : surface_i_(std::move(surface_i)), surface_j_(std::move(surface_j)), mount_i_(mount_i), mount_j_(mount_j),
+      merge_distance_(options.merge_distance), max_entry_depth_(options.max_entry_depth) {
+  const TableSet &set_i = *surface_i_, &set_j = *surface_j_;
+  const bool edges = !set_i.edges().empty() && !set_j.edges().empty();
+  const std::vector<FaceSurvey> faces_i = set_i.edges().empty() ? std::vector<FaceSurvey>{} : surveys_of(set_i);
+  const std::vector<FaceSurvey> faces_j = set_j.edges().empty() ? std::vector<FaceSurvey>{} : surveys_of(set_j);
+  for (std::size_t a = 0; a < set_i.size(); ++a)
+    for (std::size_t b = 0; b < set_j.size(); ++b) {
+      if (edges && left_to_edges(faces_i[a].shape, faces_j[b].shape)) continue;
+      detectors_.emplace_back(std::in_place_type<FreeformContact>, set_i[a].table, mount_i, set_j[b].table, mount_j,
+                              options);
+      slot_faces_.push_back({{static_cast<int>(a), -1}, {static_cast<int>(b), -1}});
+      if (edges) {
+        const double ui = set_i.meters_per_unit(), uj = set_j.meters_per_unit();
+        boxes_.push_back({ui * faces_i[a].low, ui * faces_i[a].high, uj * faces_j[b].low, uj * faces_j[b].high});
+      }
+    }
+  unsolved_.assign(boxes_.size(), 0);
+  // Each set's edges against the other's faces, surveyed (set_j's faces when set_i has edges).
+  const std::vector<FaceSurvey> targets_j = faces_j.empty() && !set_i.edges().empty() ? surveys_of(set_j) : faces_j;
+  const std::vector<FaceSurvey> targets_i = faces_i.empty() && !set_j.edges().empty() ? surveys_of(set_i) : faces_i;
+  for (const SetEdge& e : set_i.edges())
+    for (std::size_t b = 0; loaded_edge(e) && b < set_j.size(); ++b) {
+      detectors_.emplace_back(std::in_place_type<EdgeFaceContact>, e, set_i.meters_per_unit(), mount_i, set_j[b].table,
+                              mount_j, set_j.face_edges(b), targets_j[b], true, options);
+      slot_faces_.push_back({edge_faces(set_i, e), {static_cast<int>(b), -1}});
+    }
+  for (const SetEdge& e : set_j.edges())
+    for (std::size_t a = 0; loaded_edge(e) && a < set_i.size(); ++a) {
+      detectors_.emplace_back(std::in_place_type<EdgeFaceContact>, e, set_j.meters_per_unit(), mount_j, set_i[a].table,
+                              mount_i, set_i.face_edges(a), targets_i[a], false, options);
+      slot_faces_.push_back({{static_cast<int>(a), -1}, edge_faces(set_j, e)});
+    }
   results_.resize(detectors_.size());
   active_.resize(detectors_.size());
   accepted_.resize(detectors_.size());
@@ -26,18 +87,13 @@ FreeformManifold::FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableS
   for (std::size_t k = 0; k < set.size(); ++k) {
     detectors_.emplace_back(std::in_place_type<SphereTableContact>, sphere_i, set[k].table, mount_j, options,
                             set.face_edges(k));
-    slot_faces_.push_back({static_cast<int>(k), -1});
+    slot_faces_.push_back({{}, {static_cast<int>(k), -1}});
   }
-  const auto position = [&](std::uint32_t face) {
-    for (std::size_t k = 0; k < set.size(); ++k)
-      if (set[k].face == face) return static_cast<int>(k);
-    return -1;
-  };
   for (const SetEdge& e : set.edges()) {
-    if (e.kind != EdgeKind::convex && e.kind != EdgeKind::free) continue;
+    if (!loaded_edge(e)) continue;
     detectors_.emplace_back(std::in_place_type<SphereEdgeContact>, sphere_i, e, set.meters_per_unit(), mount_j,
                             options.edge_exponent);
-    slot_faces_.push_back({position(e.sides[0].face), e.sides.size() > 1 ? position(e.sides[1].face) : -1});
+    slot_faces_.push_back({{}, edge_faces(set, e)});
   }
   results_.resize(detectors_.size());
   active_.resize(detectors_.size());
@@ -45,17 +101,17 @@ FreeformManifold::FreeformManifold(Sphere sphere_i, std::shared_ptr<const TableS
 }
 
 bool FreeformManifold::neighbours(std::size_t a, std::size_t b) const {
-  if (!slot_faces_.empty()) {  // a sphere's slots
-    if (a == b) return false;
-    for (const int fa : slot_faces_[a])
-      for (const int fb : slot_faces_[b])
-        if (fa >= 0 && fb >= 0 && (fa == fb || surface_j_->adjacent(fa, fb))) return true;
-    return false;
-  }
-  const std::size_t nj = surface_j_->size();
-  const std::size_t ia = a / nj, ib = b / nj, ja = a % nj, jb = b % nj;
   if (a == b) return false;
-  return (ia == ib || (surface_i_ && surface_i_->adjacent(ia, ib))) && (ja == jb || surface_j_->adjacent(ja, jb));
+  // On one side: the same face, or two faces sharing an edge (a sphere is the same everywhere).
+  const auto near = [](const std::array<int, 2>& fa, const std::array<int, 2>& fb, const TableSet* set) {
+    if (!set) return true;
+    for (const int x : fa)
+      for (const int y : fb)
+        if (x >= 0 && y >= 0 && (x == y || set->adjacent(x, y))) return true;
+    return false;
+  };
+  return near(slot_faces_[a].i, slot_faces_[b].i, surface_i_.get()) &&
+         near(slot_faces_[a].j, slot_faces_[b].j, surface_j_.get());
 }
 
 // A point walking over from a neighbour face: that face's slot was active at the last accepted
@@ -68,6 +124,25 @@ bool FreeformManifold::walked_over(std::size_t k) const {
   return false;
 }
 
+// The box of face pair k's face j, carried into face i's set axes, and face i's box: apart by
+// more than max_entry_depth, no point of one may touch the other.
+bool FreeformManifold::boxes_apart(std::size_t k, const BodyState& body_i, const BodyState& body_j) const {
+  const SlotBoxes& b = boxes_[k];
+  const Eigen::Matrix3d axes_i = body_i.pose.A * mount_i_.rotation, axes_j = body_j.pose.A * mount_j_.rotation;
+  const Eigen::Vector3d origin_i = body_i.pose.r + body_i.pose.A * mount_i_.offset;
+  const Eigen::Vector3d origin_j = body_j.pose.r + body_j.pose.A * mount_j_.offset;
+  const Eigen::Matrix3d rotation = axes_i.transpose() * axes_j;
+  const Eigen::Vector3d shift = axes_i.transpose() * (origin_j - origin_i);
+  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
+  for (int c = 0; c < 8; ++c) {
+    const Eigen::Vector3d corner((c & 1 ? b.high_j : b.low_j).x(), (c & 2 ? b.high_j : b.low_j).y(),
+                                 (c & 4 ? b.high_j : b.low_j).z());
+    const Eigen::Vector3d x = rotation * corner + shift;
+    low = low.cwiseMin(x), high = high.cwiseMax(x);
+  }
+  return (low - b.high_i).cwiseMax(b.low_i - high).cwiseMax(0.0).norm() > max_entry_depth_;
+}
+
 bool FreeformManifold::at_last_states(const BodyState& body_i, const BodyState& body_j) const {
   return evaluated_ && identical(body_i, evaluated_i_) && identical(body_j, evaluated_j_);
 }
@@ -77,6 +152,15 @@ void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j
     evaluated_ = false;  // until every detector has answered
     bool solved = true;
     for (std::size_t k = 0; k < detectors_.size(); ++k) {
+      if (k < boxes_.size()) {  // a face pair of two surveyed sets: not solved while its faces are apart
+        if (boxes_apart(k, body_i, body_j)) {
+          results_[k] = ContactResult{};
+          unsolved_[k] = 1;
+          continue;
+        }
+        if (unsolved_[k]) std::visit([](auto& detector) { detector.request_global_search(); }, detectors_[k]);
+        unsolved_[k] = 0;
+      }
       results_[k] = std::visit([&](auto& detector) { return detector.evaluate(body_i, body_j); }, detectors_[k]);
       const ContactStatus s = results_[k].status;
       solved &= s != ContactStatus::no_convergence && s != ContactStatus::singular;
@@ -128,8 +212,10 @@ std::uint64_t FreeformManifold::skipped_solves() const {
 
 WindowStats FreeformManifold::window_stats_i() const {
   WindowStats sum;
-  for (const auto& d : detectors_)
+  for (const auto& d : detectors_) {
     if (const auto* f = std::get_if<FreeformContact>(&d)) add(sum, f->binding_i().window().stats());
+    if (const auto* e = std::get_if<EdgeFaceContact>(&d); e && !e->face_on_j()) add(sum, e->binding().window().stats());
+  }
   return sum;
 }
 
@@ -138,6 +224,7 @@ WindowStats FreeformManifold::window_stats_j() const {
   for (const auto& d : detectors_) {
     if (const auto* f = std::get_if<FreeformContact>(&d)) add(sum, f->binding_j().window().stats());
     if (const auto* s = std::get_if<SphereTableContact>(&d)) add(sum, s->binding().window().stats());
+    if (const auto* e = std::get_if<EdgeFaceContact>(&d); e && e->face_on_j()) add(sum, e->binding().window().stats());
   }
   return sum;
 }

@@ -15,11 +15,15 @@ double default_entry_weight(const MultibodyModel& model, int body_i, int body_j)
 }
 
 ContactPair::ContactPair(ContactSpec spec) : spec_(std::move(spec)) {
-  if (const auto* f = std::get_if<FreeformSurfaces>(&spec_.geometry))
-    state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, f->options);
+  const double exponent = std::visit([](const auto& law) { return law.exponent; }, spec_.law);
+  if (const auto* f = std::get_if<FreeformSurfaces>(&spec_.geometry)) {
+    ContactOptions options = f->options;  // the edges' loads follow the pair's law
+    options.edge_exponent = exponent;
+    state_.freeform.emplace(f->surface_i, f->mount_i, f->surface_j, f->mount_j, options);
+  }
   if (const auto* s = std::get_if<SphereOnTables>(&spec_.geometry)) {
-    ContactOptions options = s->options;  // the edges' loads follow the pair's law
-    options.edge_exponent = std::visit([](const auto& law) { return law.exponent; }, spec_.law);
+    ContactOptions options = s->options;
+    options.edge_exponent = exponent;
     state_.freeform.emplace(s->sphere, s->surface_j, s->mount_j, options);
   }
   if (const auto* a = std::get_if<ArealMeshes>(&spec_.geometry))

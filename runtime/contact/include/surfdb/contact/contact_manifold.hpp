@@ -1,11 +1,18 @@
 // Contact between two surfaces of one or more faces each (table_set.hpp): one common-normal
 // detector (contact_newton.hpp) per pair of faces, each with its own storage windows and warm
-// start (or, for an analytic sphere against a table set, one projection detector per face,
-// contact_sphere_table.hpp, and one per convex or free edge of the set, contact_sphere_edge.hpp),
+// start, and, where a set tabulates its edges, one edge-on-face detector (contact_edge_face.hpp)
+// per convex or free edge of either surface and face of the other (or, for an analytic sphere
+// against a table set, one projection detector per face, contact_sphere_table.hpp, and one per
+// convex or free edge of the set, contact_sphere_edge.hpp),
 // so a ball in a V-groove holds two points at once, a point that walks off a face across an edge
 // the part's faces share is picked up by the neighbour face's detector, and a ball that rolls
 // over a convex edge pivots on the edge's detector between the faces'. The faces' bounding
 // spheres reject distant face pairs before any solve.
+//
+// Where both surfaces are sets with edges, a flat face against a flat or cylindrical one
+// (face_survey.hpp) has no face-pair detector: their common normals form a line or a plane (a
+// rod lying on a plate, a box standing on it) or do not exist, and the contact is held along the
+// edges that bound it.
 //
 // A face's common-normal solution is also found where the other surface lies behind the face but
 // nowhere near it: a ball in a V-block "touches" the block's outer side faces, centimetres deep.
@@ -27,6 +34,7 @@
 
 #include <variant>
 
+#include "surfdb/contact/contact_edge_face.hpp"
 #include "surfdb/contact/contact_newton.hpp"
 #include "surfdb/contact/contact_sphere_edge.hpp"
 #include "surfdb/contact/contact_sphere_table.hpp"
@@ -36,7 +44,9 @@ namespace surfdb {
 
 class FreeformManifold {
  public:
-  /// Every face of surface i against every face of surface j ("slots", face_i-major). Builds the
+  /// Every face of surface i against every face of surface j ("slots", face_i-major; the pairs
+  /// left to the edges skipped), then every convex or free edge of surface i against every face of
+  /// surface j, then every such edge of surface j against every face of surface i. Builds the
   /// tables' node trees when they have none yet.
   FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
                    std::shared_ptr<const TableSet> surface_j, SurfaceMount mount_j, ContactOptions options = {});
@@ -84,12 +94,27 @@ class FreeformManifold {
   void merge();
   bool walked_over(std::size_t k) const;
   bool at_last_states(const BodyState& body_i, const BodyState& body_j) const;
+  bool boxes_apart(std::size_t k, const BodyState& body_i, const BodyState& body_j) const;
 
   std::shared_ptr<const TableSet> surface_i_, surface_j_;  // surface_i_ null for a sphere
+  SurfaceMount mount_i_, mount_j_;                         // table sets only
+  // Where both sets have edges (and were surveyed, face_survey.hpp): each face pair's two trimmed
+  // faces' boxes (set axes, m), one per face-pair slot (the first slots). A pair whose boxes lie
+  // farther apart than max_entry_depth is not solved: separated, its solve started afresh from the
+  // global search once they come near (unsolved_).
+  struct SlotBoxes {
+    Eigen::Vector3d low_i, high_i, low_j, high_j;
+  };
+  std::vector<SlotBoxes> boxes_;
+  std::vector<std::uint8_t> unsolved_;
   double merge_distance_;
-  std::vector<std::variant<FreeformContact, SphereTableContact, SphereEdgeContact>> detectors_;
-  // A sphere's slots: the positions in surface j of the face, or of an edge's faces (-1: none).
-  std::vector<std::array<int, 2>> slot_faces_;
+  std::vector<std::variant<FreeformContact, SphereTableContact, SphereEdgeContact, EdgeFaceContact>> detectors_;
+  // Each slot's faces on each side: the positions in the surface of a face, or of an edge's two
+  // faces (-1: none; a sphere has none).
+  struct SlotFaces {
+    std::array<int, 2> i{-1, -1}, j{-1, -1};
+  };
+  std::vector<SlotFaces> slot_faces_;
   std::vector<ContactResult> results_;
   double max_entry_depth_;
   std::vector<std::uint8_t> active_;    // at the last evaluate()

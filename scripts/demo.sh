@@ -34,9 +34,9 @@ for scenario in hertz flores hertz_full_window hertz_analytic; do
   "$surfdb" simulate "$root/samples/slider_crank_cup_ball/$scenario.toml" -o "$root/out/$scenario"
   cat "$root/out/$scenario/summary.json"
 done
-step "parts in contact: surface sets of multi-face parts, several points per pair, a hundred balls, edges and a rim"
+step "parts in contact: surface sets of multi-face parts, several points per pair, a hundred balls, edges, a rim, a rod and a block"
 "$root/samples/parts_in_contact/prepare.sh" "$surfdb"
-for scenario in v_groove seam fillet bowl_of_balls plate_edges; do
+for scenario in v_groove seam fillet bowl_of_balls plate_edges rod_and_block; do
   step "simulate $scenario"
   "$surfdb" simulate "$root/samples/parts_in_contact/$scenario.toml" -o "$root/out/$scenario"
   cat "$root/out/$scenario/summary.json"

@@ -23,4 +23,6 @@ convert fillet_ramp 1
 convert bowl 1
 convert holed_plate 1
 convert ball 0.1
+convert rod 1
+convert block 1
 python3 "$here/bowl_of_balls.py" > "$here/bowl_of_balls.toml"

@@ -5,6 +5,8 @@
 //   bowl.step  a hemispherical bowl, inner radius 60 mm
 //   holed_plate.step  a plate with a round through-hole of radius 5 mm
 //   ball.step  a ball of radius 10 mm
+//   rod.step  a rod of radius 5 mm, 30 mm long
+//   block.step  a block 20 x 10 x 6 mm
 // Usage: make_contact_parts OUTDIR
 #include <Message.hxx>
 #include <Message_Messenger.hxx>
@@ -29,6 +31,8 @@ int main(int argc, char** argv) {
     s::write_step(s::bowl(), dir / "bowl.step");
     s::write_step(s::holed_plate(), dir / "holed_plate.step");
     s::write_step(s::ball(10), dir / "ball.step");
+    s::write_step(s::rod(30), dir / "rod.step");
+    s::write_step(s::block(), dir / "block.step");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "make_contact_parts: %s\n", e.what());
     return 1;

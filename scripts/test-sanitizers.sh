@@ -22,9 +22,11 @@ cmake --build "$dir" --parallel "$(nproc)"
 export SURFDB_ASAN_PRELOAD
 SURFDB_ASAN_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
 cd "$dir"
-# The 60 s soak and the new-user trial (2,000 processes) run in the main suite; under the
-# sanitizers each would take several minutes more.
-ctest --parallel "$(nproc)" --output-on-failure --label-exclude "soak|trial|mpi"
+# The 60 s soak, the new-user trial (6,000 processes) and the scene tests labelled slow (the
+# hundred balls in a bowl, every primitive scene's energy, the polygonal demo ball: long runs of
+# code that quicker tests run here too) run in the main suite; under the sanitizers each would
+# take minutes more.
+ctest --parallel "$(nproc)" --output-on-failure --label-exclude "soak|trial|mpi|slow"
 # Open MPI keeps allocations until exit in components it loads and unloads again, which
 # LeakSanitizer cannot name for a suppression: the MPI tests run under ASan and UBSan without
 # leak detection.

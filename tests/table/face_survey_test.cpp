@@ -39,6 +39,12 @@ TEST_CASE("a face's survey: flat, cylindrical or curved from its normals, and it
   CHECK(survey(dir, AnalyticKind::sphere).shape == SurfaceShape::curved);
   CHECK(survey(dir, AnalyticKind::torus).shape == SurfaceShape::curved);
   CHECK(survey(dir, AnalyticKind::octant).shape == SurfaceShape::curved);
+  // The largest curvature: 0 for the plane, 1/R for the cylinder and the sphere (chords of 9
+  // degrees: the angle over the chord is 1/R to 0.1 %).
+  // catches: the curvature taken in 1/m for a table in mm, or from the normals' chord not angle.
+  CHECK(survey(dir, AnalyticKind::plane).max_curvature == doctest::Approx(0).scale(1e-12));
+  CHECK(survey(dir, AnalyticKind::cylinder).max_curvature == doctest::Approx(1.0 / 20).epsilon(2e-3));
+  CHECK(survey(dir, AnalyticKind::sphere).max_curvature == doctest::Approx(1.0 / 20).epsilon(2e-3));
   // The cylinder (radius 20, 60 long): its box holds the points, within one sample step (the grid's
   // 40 steps: 2 pi 20 / 40 = 3.14 mm around, 1.5 mm along) of them.
   const FaceSurvey c = survey(dir, AnalyticKind::cylinder);

@@ -136,6 +136,12 @@ EdgeFaceContact::EdgeFaceContact(const SetEdge& edge, double meters_per_unit, Su
     const std::size_t before = k > 0 ? k - 1 : closed ? n - 2 : 0, after = k + 1 < n ? k + 1 : closed ? 1 : n - 1;
     tangents_.push_back((points_[after] - points_[before]).normalized());
   }
+  // The edge's largest curvature, the angle between neighbouring tangents over their distance, 1/m.
+  double bend = 0;
+  for (std::size_t k = 0; k + 1 < n; ++k)
+    if (const double d = (points_[k + 1] - points_[k]).norm(); d > 0)
+      bend = std::max(bend, std::atan2(tangents_[k].cross(tangents_[k + 1]).norm(), tangents_[k].dot(tangents_[k + 1])) / d);
+  bend += survey.max_curvature / scale_face_;
   if (survey.shape == SurfaceShape::flat) thin_out();
   // Chunks of kChunk segments, each with the sphere of its points (the last shared with the next).
   for (std::size_t first = 0; first + 1 < points_.size(); first += kChunk) {
@@ -147,7 +153,7 @@ EdgeFaceContact::EdgeFaceContact(const SetEdge& edge, double meters_per_unit, Su
   guesses_.resize(points_.size());
   centre_ = 0.5 * (low + high);
   radius_ = 0.5 * (high - low).norm();
-  const double rho = 0.5 * (high - low).maxCoeff();
+  const double rho = bend > 0 ? 1 / bend : 0.5 * (high - low).maxCoeff();
   stiffness_scale_ = std::sqrt(2 * rho) * beta_half(options.edge_exponent + 0.5);
 }
 

@@ -53,14 +53,20 @@ FaceSurvey survey_face(const Database& table) {
   survey.low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
   survey.high = -survey.low;
   std::vector<Eigen::Vector3d> normals;
-  std::vector<Eigen::Vector3d> row(vs.size()), last_row(vs.size());  // the points, for the steps
+  std::vector<SurfacePoint> row(vs.size()), last_row(vs.size());  // for the steps and the curvature
   double step = 0;
+  // Between two neighbouring valid samples: the angle of their normals over their distance.
+  const auto bend = [&](const SurfacePoint& p, const SurfacePoint& q) {
+    const double d = (p.p - q.p).norm();
+    if (p.status == QueryStatus::valid && q.status == QueryStatus::valid && !p.degenerate && !q.degenerate && d > 0)
+      survey.max_curvature = std::max(survey.max_curvature, std::atan2(p.n.cross(q.n).norm(), p.n.dot(q.n)) / d);
+  };
   for (std::size_t a = 0; a < us.size(); ++a) {
     for (std::size_t b = 0; b < vs.size(); ++b) {
       const SurfacePoint p = binding.query(h.u_at(us[a]), h.v_at(vs[b]));
-      row[b] = p.p;
-      if (a > 0) step = std::max(step, (p.p - last_row[b]).norm());
-      if (b > 0) step = std::max(step, (p.p - row[b - 1]).norm());
+      row[b] = p;
+      if (a > 0) step = std::max(step, (p.p - last_row[b].p).norm()), bend(p, last_row[b]);
+      if (b > 0) step = std::max(step, (p.p - row[b - 1].p).norm()), bend(p, row[b - 1]);
       if (p.status != QueryStatus::valid) continue;
       survey.low = survey.low.cwiseMin(p.p), survey.high = survey.high.cwiseMax(p.p);
       if (!p.degenerate) normals.push_back(p.n);

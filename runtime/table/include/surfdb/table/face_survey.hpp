@@ -22,6 +22,9 @@ struct FaceSurvey {
   /// trimmed face: the valid samples' box grown by the longest step between neighbouring samples.
   /// Empty (low > high) when no point is valid (a table whose node tree cannot be built).
   Eigen::Vector3d low, high;
+  /// The largest curvature between neighbouring valid samples, the angle between their normals
+  /// over their distance (1 / file unit; 0 for a plane, 1/R for a cylinder or a sphere).
+  double max_curvature = 0;
 };
 
 /// Surveys the grid nodes, every k-th along u and v (k chosen for at most 200 x 200 of them): the

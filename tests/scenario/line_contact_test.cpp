@@ -2,7 +2,9 @@
 // edges (contact_edge_face.hpp), simulated from scenario files against closed forms: a rod lying
 // on a plate rests on its two end rims, a rod longer than the plate on the plate's two edges, a
 // block on its four bottom edges, each at the depth at which the edges' loads carry the weight;
-// a rod dropped without damping keeps its energy; none passes through or turns.
+// a rod dropped without damping keeps its energy; none passes through or turns. A ball's table
+// slides off the plate's edge at the angle energy gives; a block tilted onto an edge returns or
+// falls over as its centre lies inside or beyond the edge.
 #include <Message.hxx>
 #include <Message_Messenger.hxx>
 #include <doctest/doctest.h>
@@ -66,6 +68,7 @@ struct Drop {
   double end_time = 0.02;
   std::string law = "law = \"hunt_crossley\"\nrestitution = 0.2\n";
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();
+  double stiffness = ::stiffness;
 };
 
 std::filesystem::path write_scenario(const TempDir& dir, const std::filesystem::path& plate, const Part& part,
@@ -81,7 +84,7 @@ std::filesystem::path write_scenario(const TempDir& dir, const std::filesystem::
     << d.position.y() << ", " << d.position.z() << "]\norientation = [" << q.w() << ", " << q.x() << ", " << q.y()
     << ", " << q.z() << "]\nvelocity = [" << d.velocity.x() << ", " << d.velocity.y() << ", " << d.velocity.z() << "]\n"
     << "[[surface]]\nname = \"part\"\nbody = \"part\"\ntable = \"" << part.set.string() << "\"\n"
-    << "[[contact]]\nname = \"c\"\nsurface_i = \"part\"\nsurface_j = \"plate\"\nstiffness = " << stiffness << "\n"
+    << "[[contact]]\nname = \"c\"\nsurface_i = \"part\"\nsurface_j = \"plate\"\nstiffness = " << d.stiffness << "\n"
     << d.law;
   return path;
 }
@@ -228,4 +231,39 @@ TEST_CASE("a ball's table sliding off a plate's edge leaves it at cos theta = (2
   CHECK(most <= 1.02 * m * g);
   CHECK(gain <= 1e-6 * m * g * r);
   CHECK(stats.health.status() == RunStatus::ok);
+}
+
+TEST_CASE("a block tilted onto a bottom edge returns below atan(w / h) and falls over beyond it") {
+  // Tilted about its long bottom edge (x), the block stands on that edge alone: its weight's
+  // moment about the edge brings it back while its centre lies over the block's own footprint,
+  // the side w = 10 mm wide, h = 6 mm high: the critical tilt atan(w / h) = 59.04 degrees.
+  // catches: an edge's load applied at the wrong point (a moment about the pivot), a flat face
+  // pair still solved (the box's side against the plate), the load not following a lifted edge.
+  TempDir dir;
+  const std::filesystem::path plate = convert(dir, samples::holed_plate(), "plate");
+  const Part part = block(dir);
+  const double w = samples::kBlockY * 1e-3, h = samples::kBlockZ * 1e-3;
+  const double critical = std::atan(w / h) * 180 / pi;
+  for (const double tilt : {critical - 9, critical + 9}) {
+    CAPTURE(tilt);
+    const double a = tilt * pi / 180;
+    const Eigen::Quaterniond q(Eigen::AngleAxisd(a, Eigen::Vector3d::UnitX()));
+    // The edge y = -w/2, z = -h/2 on the plate, 1 um above it.
+    Drop d{{0.017, 0, w / 2 * std::sin(a) + h / 2 * std::cos(a) + 1e-6}, q, 0.25,
+           "law = \"hunt_crossley\"\nrestitution = 0.2\nfriction = 0.8\n", Eigen::Vector3d::Zero(), 1e7};
+    RunStatistics stats;
+    const std::vector<Sample> run = simulate(write_scenario(dir, plate, part, d), stats);
+    const Eigen::AngleAxisd end(run.back().orientation);
+    const double angle = end.angle() * 180 / pi * (end.axis().x() < 0 ? -1 : 1);
+    MESSAGE("tilt " << tilt << " deg: ends at " << angle << " deg about x, centre z " << run.back().centre.z());
+    if (tilt < critical) {
+      CHECK(std::abs(angle) < 0.1);  // back on its bottom face
+      CHECK(run.back().centre.z() == doctest::Approx(h / 2).epsilon(1e-4));
+    } else {
+      CHECK(std::abs(angle - 90) < 0.1);  // on its side face, the w-wide one up
+      CHECK(run.back().centre.z() == doctest::Approx(w / 2).epsilon(1e-4));
+    }
+    CHECK(run.back().force == doctest::Approx(part.mass * g).epsilon(1e-3));
+    CHECK(stats.health.status() == RunStatus::ok);
+  }
 }

@@ -121,7 +121,8 @@ EdgeFaceContact::EdgeFaceContact(const SetEdge& edge, double meters_per_unit, Su
     : edge_mount_(edge_mount), face_mount_(face_mount),
       binding_(face, edge_on_i ? options.window_j : options.window_i,
                edge_on_i ? options.residency_j : options.residency_i, options.interpolation),
-      tree_(&face->node_tree()), low_(survey.low), high_(survey.high), boundary_(boundary), scale_face_(face->header().meters_per_unit),
+      tree_(&face->node_tree()), low_(survey.low), high_(survey.high), boundary_(boundary),
+      scale_face_(face->header().meters_per_unit),
       edge_on_i_(edge_on_i), exponent_(options.edge_exponent - 0.5), max_depth_(options.max_entry_depth) {
   Eigen::Vector3d low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()), high = -low;
   for (const auto& p : edge.points) {
@@ -140,7 +141,8 @@ EdgeFaceContact::EdgeFaceContact(const SetEdge& edge, double meters_per_unit, Su
   double bend = 0;
   for (std::size_t k = 0; k + 1 < n; ++k)
     if (const double d = (points_[k + 1] - points_[k]).norm(); d > 0)
-      bend = std::max(bend, std::atan2(tangents_[k].cross(tangents_[k + 1]).norm(), tangents_[k].dot(tangents_[k + 1])) / d);
+      bend = std::max(bend, std::atan2(tangents_[k].cross(tangents_[k + 1]).norm(), tangents_[k].dot(tangents_[k + 1])) /
+                                d);
   bend += survey.max_curvature / scale_face_;
   if (survey.shape == SurfaceShape::flat) thin_out();
   // Chunks of kChunk segments, each with the sphere of its points (the last shared with the next).
@@ -222,7 +224,10 @@ ContactResult EdgeFaceContact::evaluate(const BodyState& body_i, const BodyState
     }
   }
   const double resultant = load.force.norm();
-  if (resultant == 0) return r;
+  if (resultant == 0) {
+    r.gap = std::max(0.0, r.gap);  // a lower bound: the sphere may reach into the box
+    return r;
+  }
   const double n = exponent_ + 0.5;
   const Eigen::Vector3d out_of_face = load.force / resultant;
   r.status = ContactStatus::touching;

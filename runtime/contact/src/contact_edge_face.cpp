@@ -90,19 +90,24 @@ struct Load {
       if (h_lo <= 0 && h_hi <= 0) continue;
       if (h_lo <= 0) lo = h.root(lo, hi);
       if (h_hi <= 0) hi = h.root(lo, hi);
-      segment(a.x, ab, na, nb, h, lo, hi, m);
+      segment(a, b, na, nb, h, lo, hi, m);
     }
   }
 
-  void segment(const Eigen::Vector3d& xa, const Eigen::Vector3d& ab, const Eigen::Vector3d& na,
+  // Gauss points on [lo, hi] of the segment a-b: the edge's point there on the Hermite curve of
+  // the two points and their tangents (on the arc, not its chord), the load along the normal.
+  void segment(const EdgeFaceContact::Point& a, const EdgeFaceContact::Point& b, const Eigen::Vector3d& na,
                const Eigen::Vector3d& nb, const Depth& h, double lo, double hi, double m) {
-    const double length = ab.norm() * (hi - lo);
+    const double chord = (b.x - a.x).norm(), length = chord * (hi - lo);
     for (std::size_t q = 0; q < kNode.size(); ++q) {
       const double t = lo + 0.5 * (hi - lo) * (1 + kNode[q]);
       const double delta = h(t);
       if (delta <= 0) continue;
       const double p = m == 1 ? delta : std::pow(delta, m), w = 0.5 * length * kWeight[q];
-      const Eigen::Vector3d n = ((1 - t) * na + t * nb).normalized(), x = xa + t * ab;
+      const double t2 = t * t, t3 = t2 * t;
+      const Eigen::Vector3d n = ((1 - t) * na + t * nb).normalized(),
+                            x = (2 * t3 - 3 * t2 + 1) * a.x + (t3 - 2 * t2 + t) * chord * a.tangent +
+                                (3 * t2 - 2 * t3) * b.x + (t3 - t2) * chord * b.tangent;
       force += w * p * n;
       magnitude += w * p;
       at_edge += w * p * x;

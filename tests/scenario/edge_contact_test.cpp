@@ -208,7 +208,7 @@ TEST_CASE("a ball placed inside a solid plate is refused at any depth, naming th
     }
   }
   // Just above the top, and above the hole where the ball overlaps no material: accepted.
-  for (const Eigen::Vector3d at : {Eigen::Vector3d(0.015, 0, ball.radius + 1e-6), Eigen::Vector3d(0, 0, 0.004)}) {
+  for (const Eigen::Vector3d& at : {Eigen::Vector3d(0.015, 0, ball.radius + 1e-6), Eigen::Vector3d(0, 0, 0.004)}) {
     const Drop d{ball, at, {0, 0, 0}, Eigen::Vector3d::Zero(), 0.01, ""};
     Scenario s = load_scenario(write_scenario(dir, set, d));
     const std::unique_ptr<Simulation> sim = make_simulation(s);

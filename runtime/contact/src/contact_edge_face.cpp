@@ -75,15 +75,14 @@ struct Load {
     if (std::abs(qa) > 1e-300) {
       const double disc = qb * qb - 4 * qa * qc;
       if (disc > 0) {
-        const double r = std::sqrt(disc);
-        for (const double t : {(-qb - r) / (2 * qa), (-qb + r) / (2 * qa)})
+        const double r = std::sqrt(disc), t1 = (-qb - r) / (2 * qa), t2 = (-qb + r) / (2 * qa);
+        for (const double t : {std::min(t1, t2), std::max(t1, t2)})  // in order
           if (t > 0 && t < 1) breaks[count++] = t;
       }
     } else if (std::abs(qb) > 1e-300 && -qc / qb > 0 && -qc / qb < 1) {
       breaks[count++] = -qc / qb;
     }
     breaks[count++] = 1;
-    std::sort(breaks.begin(), breaks.begin() + static_cast<std::ptrdiff_t>(count));
     for (std::size_t k = 0; k + 1 < count; ++k) {
       double lo = breaks[k], hi = breaks[k + 1];
       const double h_lo = h(lo), h_hi = h(hi);

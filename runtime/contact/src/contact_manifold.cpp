@@ -4,7 +4,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "surfdb/table/face_survey.hpp"
 
 namespace surfdb {
 
@@ -30,12 +29,6 @@ bool left_to_edges(SurfaceShape a, SurfaceShape b) {
   return (a == SurfaceShape::flat && b != SurfaceShape::curved) || (b == SurfaceShape::flat && a != SurfaceShape::curved);
 }
 
-std::vector<FaceSurvey> surveys_of(const TableSet& set) {
-  std::vector<FaceSurvey> surveys;
-  for (const TableFace& f : set.faces()) surveys.push_back(survey_face(*f.table));
-  return surveys;
-}
-
 }  // namespace
 
 FreeformManifold::FreeformManifold(std::shared_ptr<const TableSet> surface_i, SurfaceMount mount_i,
@@ -45,33 +38,25 @@ FreeformManifold::FreeformManifold(std::shared_ptr<const TableSet> surface_i, Su
       merge_distance_(options.merge_distance), max_entry_depth_(options.max_entry_depth) {
   const TableSet &set_i = *surface_i_, &set_j = *surface_j_;
   const bool edges = !set_i.edges().empty() && !set_j.edges().empty();
-  const std::vector<FaceSurvey> faces_i = set_i.edges().empty() ? std::vector<FaceSurvey>{} : surveys_of(set_i);
-  const std::vector<FaceSurvey> faces_j = set_j.edges().empty() ? std::vector<FaceSurvey>{} : surveys_of(set_j);
   for (std::size_t a = 0; a < set_i.size(); ++a)
     for (std::size_t b = 0; b < set_j.size(); ++b) {
-      if (edges && left_to_edges(faces_i[a].shape, faces_j[b].shape)) continue;
+      if (edges && left_to_edges(set_i.survey(a).shape, set_j.survey(b).shape)) continue;
       detectors_.emplace_back(std::in_place_type<FreeformContact>, set_i[a].table, mount_i, set_j[b].table, mount_j,
                               options);
       slot_faces_.push_back({{static_cast<int>(a), -1}, {static_cast<int>(b), -1}});
-      if (edges) {
-        const double ui = set_i.meters_per_unit(), uj = set_j.meters_per_unit();
-        boxes_.push_back({ui * faces_i[a].low, ui * faces_i[a].high, uj * faces_j[b].low, uj * faces_j[b].high});
-      }
     }
-  unsolved_.assign(boxes_.size(), 0);
-  // Each set's edges against the other's faces, surveyed (set_j's faces when set_i has edges).
-  const std::vector<FaceSurvey> targets_j = faces_j.empty() && !set_i.edges().empty() ? surveys_of(set_j) : faces_j;
-  const std::vector<FaceSurvey> targets_i = faces_i.empty() && !set_j.edges().empty() ? surveys_of(set_i) : faces_i;
+  unsolved_.assign(edges ? detectors_.size() : 0, 0);
+  // Each set's edges against the other's faces.
   for (const SetEdge& e : set_i.edges())
     for (std::size_t b = 0; loaded_edge(e) && b < set_j.size(); ++b) {
       detectors_.emplace_back(std::in_place_type<EdgeFaceContact>, e, set_i.meters_per_unit(), mount_i, set_j[b].table,
-                              mount_j, set_j.face_edges(b), targets_j[b], true, options);
+                              mount_j, set_j.face_edges(b), set_j.survey(b), true, options);
       slot_faces_.push_back({edge_faces(set_i, e), {static_cast<int>(b), -1}});
     }
   for (const SetEdge& e : set_j.edges())
     for (std::size_t a = 0; loaded_edge(e) && a < set_i.size(); ++a) {
       detectors_.emplace_back(std::in_place_type<EdgeFaceContact>, e, set_j.meters_per_unit(), mount_j, set_i[a].table,
-                              mount_i, set_i.face_edges(a), targets_i[a], false, options);
+                              mount_i, set_i.face_edges(a), set_i.survey(a), false, options);
       slot_faces_.push_back({{static_cast<int>(a), -1}, edge_faces(set_j, e)});
     }
   results_.resize(detectors_.size());
@@ -127,7 +112,9 @@ bool FreeformManifold::walked_over(std::size_t k) const {
 // The box of face pair k's face j, carried into face i's set axes, and face i's box: apart by
 // more than max_entry_depth, no point of one may touch the other.
 bool FreeformManifold::boxes_apart(std::size_t k, const BodyState& body_i, const BodyState& body_j) const {
-  const SlotBoxes& b = boxes_[k];
+  const FaceSurvey &face_i = surface_i_->survey(static_cast<std::size_t>(slot_faces_[k].i[0])),
+                   &face_j = surface_j_->survey(static_cast<std::size_t>(slot_faces_[k].j[0]));
+  const double unit_i = surface_i_->meters_per_unit(), unit_j = surface_j_->meters_per_unit();
   const Eigen::Matrix3d axes_i = body_i.pose.A * mount_i_.rotation, axes_j = body_j.pose.A * mount_j_.rotation;
   const Eigen::Vector3d origin_i = body_i.pose.r + body_i.pose.A * mount_i_.offset;
   const Eigen::Vector3d origin_j = body_j.pose.r + body_j.pose.A * mount_j_.offset;
@@ -135,12 +122,12 @@ bool FreeformManifold::boxes_apart(std::size_t k, const BodyState& body_i, const
   const Eigen::Vector3d shift = axes_i.transpose() * (origin_j - origin_i);
   Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
   for (int c = 0; c < 8; ++c) {
-    const Eigen::Vector3d corner((c & 1 ? b.high_j : b.low_j).x(), (c & 2 ? b.high_j : b.low_j).y(),
-                                 (c & 4 ? b.high_j : b.low_j).z());
-    const Eigen::Vector3d x = rotation * corner + shift;
+    const Eigen::Vector3d corner((c & 1 ? face_j.high : face_j.low).x(), (c & 2 ? face_j.high : face_j.low).y(),
+                                 (c & 4 ? face_j.high : face_j.low).z());
+    const Eigen::Vector3d x = rotation * (unit_j * corner) + shift;
     low = low.cwiseMin(x), high = high.cwiseMax(x);
   }
-  return (low - b.high_i).cwiseMax(b.low_i - high).cwiseMax(0.0).norm() > max_entry_depth_;
+  return (low - unit_i * face_i.high).cwiseMax(unit_i * face_i.low - high).cwiseMax(0.0).norm() > max_entry_depth_;
 }
 
 bool FreeformManifold::at_last_states(const BodyState& body_i, const BodyState& body_j) const {
@@ -152,7 +139,7 @@ void FreeformManifold::evaluate(const BodyState& body_i, const BodyState& body_j
     evaluated_ = false;  // until every detector has answered
     bool solved = true;
     for (std::size_t k = 0; k < detectors_.size(); ++k) {
-      if (k < boxes_.size()) {  // a face pair of two surveyed sets: not solved while its faces are apart
+      if (k < unsolved_.size()) {  // a face pair of two sets with edges: not solved while its faces are apart
         if (boxes_apart(k, body_i, body_j)) {
           results_[k] = ContactResult{};
           unsolved_[k] = 1;

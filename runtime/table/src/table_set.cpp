@@ -75,6 +75,13 @@ TableSet::TableSet(std::vector<TableFace> faces, std::vector<std::uint8_t> adjac
   }
 }
 
+const FaceSurvey& TableSet::survey(std::size_t k) const {
+  std::call_once(surveyed_, [this] {
+    for (const TableFace& f : faces_) surveys_.push_back(survey_face(*f.table));
+  });
+  return surveys_[k];
+}
+
 std::shared_ptr<const TableSet> TableSet::single(std::shared_ptr<const Database> table) {
   std::vector<TableFace> faces{{0, std::move(table)}};
   return std::shared_ptr<const TableSet>(new TableSet(std::move(faces), {0}));

@@ -98,14 +98,9 @@ class FreeformManifold {
 
   std::shared_ptr<const TableSet> surface_i_, surface_j_;  // surface_i_ null for a sphere
   SurfaceMount mount_i_, mount_j_;                         // table sets only
-  // Where both sets have edges (and were surveyed, face_survey.hpp): each face pair's two trimmed
-  // faces' boxes (set axes, m), one per face-pair slot (the first slots). A pair whose boxes lie
-  // farther apart than max_entry_depth is not solved: separated, its solve started afresh from the
-  // global search once they come near (unsolved_).
-  struct SlotBoxes {
-    Eigen::Vector3d low_i, high_i, low_j, high_j;
-  };
-  std::vector<SlotBoxes> boxes_;
+  // Where both sets have edges, a face pair (the first slots, one flag each here) whose trimmed
+  // faces' boxes (TableSet::survey) lie farther apart than max_entry_depth is not solved:
+  // separated, its solve started afresh from the global search once they come near.
   std::vector<std::uint8_t> unsolved_;
   double merge_distance_;
   std::vector<std::variant<FreeformContact, SphereTableContact, SphereEdgeContact, EdgeFaceContact>> detectors_;

@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "surfdb/formats/set_edges.hpp"
 #include "surfdb/table/database.hpp"
+#include "surfdb/table/face_survey.hpp"
 
 namespace surfdb {
 
@@ -61,6 +63,9 @@ class TableSet {
   /// Whether the chosen faces close into a solid: the set has edges, none free, and both faces of
   /// every edge are chosen (solid_distance.hpp then tells inside from outside).
   bool closed() const { return closed_; }
+  /// Face k's survey (face_survey.hpp: its shape, trimmed box and curvature), every face's made on
+  /// the first call (thread-safe) and kept for every contact that uses the surface.
+  const FaceSurvey& survey(std::size_t k) const;
   /// The edges bounding face k (its position in the surface), with the side it lies on.
   std::span<const FaceEdge> face_edges(std::size_t k) const { return face_edges_[k]; }
 
@@ -79,6 +84,8 @@ class TableSet {
   std::vector<SetEdge> edges_;
   std::vector<std::vector<FaceEdge>> face_edges_;  // per face
   bool closed_ = false;
+  mutable std::once_flag surveyed_;
+  mutable std::vector<FaceSurvey> surveys_;
   Eigen::Vector3d centre_ = Eigen::Vector3d::Zero();
   double radius_ = 0;
 };

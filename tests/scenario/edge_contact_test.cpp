@@ -12,12 +12,8 @@
 #include <fstream>
 #include <numbers>
 
-#include "../support/temp_dir.hpp"
-#include "contact_parts.hpp"
-#include "surfdb/libsurfdb/surface_set_writer.hpp"
+#include "set_scene.hpp"
 #include "surfdb/multibody/initial_penetration.hpp"
-#include "surfdb/multibody/multibody_state.hpp"
-#include "surfdb/scenario/scenario.hpp"
 
 using namespace surfdb;
 using namespace surfdb::test;
@@ -35,17 +31,6 @@ struct Ball {
   // Hertz K = 4/3 E* sqrt(R) for steel on steel, E* = E / (2 (1 - nu^2)).
   double stiffness() const { return 4.0 / 3 * 2.07e11 / (2 * (1 - 0.09)) * std::sqrt(radius); }
 };
-
-std::filesystem::path holed_plate_set(const TempDir& dir) {
-  const std::filesystem::path step = dir / "holed_plate.step", set = dir / "holed_plate.sdbs";
-  samples::write_step(samples::holed_plate(), step);
-  const CadModel model = CadModel::load(step);
-  SurfaceSetOptions o;
-  o.spacing = 1.0;
-  o.table.threads = 1;
-  write_surface_set(model, plan_surface_set(model, o), o, set);
-  return set;
-}
 
 struct Drop {
   Ball ball;
@@ -75,38 +60,9 @@ std::filesystem::path write_scenario(const TempDir& dir, const std::filesystem::
   return path;
 }
 
-struct Sample {
-  double t;
-  Eigen::Vector3d centre;
-  double force;   // N, the sum of the normal forces
-  double energy;  // J, mechanical plus dissipated
-};
-
-class Recorder : public RunObserver {
- public:
-  void accepted(const Simulation& sim, double t, const double* y) override {
-    const ContactPair& p = *sim.contacts()[0].single();
-    double force = 0;
-    for (std::size_t k = 0; k < p.freeform()->size(); ++k)
-      if (p.active(k)) force += p.forces(k).normal;
-    samples.push_back({t, body_view(y, 0).r(), force, sim.mechanical_energy(y) + sim.dissipated_energy(y)});
-  }
-  std::vector<Sample> samples;
-};
-
-std::vector<Sample> simulate(const std::filesystem::path& scenario, RunStatistics& run) {
-  Scenario s = load_scenario(scenario);
-  const std::unique_ptr<Simulation> sim = make_simulation(s);
-  std::vector<double> y = s.initial_state;
-  Recorder recorder;
-  run = sim->run(y, s.run, recorder);
-  CHECK(sim->contacts()[0].single()->state().statistics.solver_failures == 0);
-  return std::move(recorder.samples);
-}
-
 // The angle from the vertical, about the edge x = kPlateHalfLength, z = 0, at which the ball
 // last touched the plate (interpolated between the last step in contact and the next).
-double leaving_angle(const std::vector<Sample>& run) {
+double leaving_angle(const std::vector<SceneSample>& run) {
   const double edge_x = samples::kPlateHalfLength * 1e-3;
   for (std::size_t k = run.size() - 1; k > 0; --k)
     if (run[k - 1].force > 0) {
@@ -131,11 +87,11 @@ Drop towards_edge(double v0, bool rolling) {
   return d;
 }
 
-void check_leaving(const std::vector<Sample>& run, double cos_expected, const Ball& ball) {
+void check_leaving(const std::vector<SceneSample>& run, double cos_expected, const Ball& ball) {
   const double theta = leaving_angle(run), expected = std::acos(cos_expected);
   CHECK(theta == doctest::Approx(expected).epsilon(0.01));
   double most = 0, gain = -INFINITY;
-  for (const Sample& s : run) {
+  for (const SceneSample& s : run) {
     if (s.centre.x() > samples::kPlateHalfLength * 1e-3) most = std::max(most, s.force);
     gain = std::max(gain, s.energy - run.front().energy);
   }
@@ -148,37 +104,37 @@ void check_leaving(const std::vector<Sample>& run, double cos_expected, const Ba
 
 TEST_CASE("a ball sliding off a plate's edge without friction leaves it at cos theta = (2 + v0^2 / gR) / 3") {
   TempDir dir;
-  const std::filesystem::path set = holed_plate_set(dir);
+  const std::filesystem::path set = convert_part(dir, samples::holed_plate(), "holed_plate");
   const double v0 = 0.14;
   const Drop d = towards_edge(v0, false);
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, set, d), stats);
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, set, d), stats);
   check_leaving(run, (2 + v0 * v0 / (g * d.ball.radius)) / 3, d.ball);
   CHECK(stats.health.status() == RunStatus::ok);
 }
 
 TEST_CASE("a ball rolling off a plate's edge without slipping leaves it at cos theta = (10 + 7 v0^2 / gR) / 17") {
   TempDir dir;
-  const std::filesystem::path set = holed_plate_set(dir);
+  const std::filesystem::path set = convert_part(dir, samples::holed_plate(), "holed_plate");
   const double v0 = 0.14;
   const Drop d = towards_edge(v0, true);
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, set, d), stats);
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, set, d), stats);
   check_leaving(run, (10 + 7 * v0 * v0 / (g * d.ball.radius)) / 17, d.ball);
   CHECK(stats.health.status() == RunStatus::ok);
 }
 
 TEST_CASE("a ball dropped on a round hole rests on its rim, centred, sqrt(R^2 - r^2) above the face") {
   TempDir dir;
-  const std::filesystem::path set = holed_plate_set(dir);
+  const std::filesystem::path set = convert_part(dir, samples::holed_plate(), "holed_plate");
   const Ball ball{0.008};
   const double r = samples::kHoleRadius * 1e-3, height = std::sqrt(ball.radius * ball.radius - r * r);
   // Dropped 0.1 mm off the axis, 10 um above the rim's nearest point: it settles on the rim and centres.
   const double z0 = std::sqrt((ball.radius + 1e-5) * (ball.radius + 1e-5) - (r - 1e-4) * (r - 1e-4));
   Drop d{ball, {1e-4, 0, z0}, {0, 0, 0}, Eigen::Vector3d::Zero(), 0.04, "law = \"hunt_crossley\"\nrestitution = 0.1\n"};
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, set, d), stats);
-  const Sample& end = run.back();
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, set, d), stats);
+  const SceneSample& end = run.back();
   CHECK(end.force == doctest::Approx(ball.mass() * g).epsilon(0.02));
   CHECK(std::hypot(end.centre.x(), end.centre.y()) < 1e-6);
   // The rim's tabulated points are a polygon inscribed in the circle (1 degree apart): the ball
@@ -191,7 +147,7 @@ TEST_CASE("a ball placed inside a solid plate is refused at any depth, naming th
   // catches: a start deeper than the entry depth left to the detection, which sees no contact
   // point there and lets the ball fall through.
   TempDir dir;
-  const std::filesystem::path set = holed_plate_set(dir);
+  const std::filesystem::path set = convert_part(dir, samples::holed_plate(), "holed_plate");
   const Ball ball{0.005};
   for (const double depth : {0.0011, 0.005, 0.008}) {
     CAPTURE(depth);
@@ -220,7 +176,7 @@ TEST_CASE("a ball shot through the plate between two steps is reported as passed
   // catches: a sphere that tunnels into a solid, where no contact point begins that deep, left
   // unreported: the run would say ok with the ball below the plate.
   TempDir dir;
-  const std::filesystem::path set = holed_plate_set(dir);
+  const std::filesystem::path set = convert_part(dir, samples::holed_plate(), "holed_plate");
   const Ball ball{0.005};
   // 300 m/s down at fixed steps of 30 us: 9 mm a step, the plate 10 mm thick.
   Drop d{ball, {0.015, 0, 0.0052}, {0, 0, -300}, Eigen::Vector3d::Zero(), 1.2e-4, ""};

@@ -14,11 +14,7 @@
 #include <fstream>
 #include <numbers>
 
-#include "../support/temp_dir.hpp"
-#include "contact_parts.hpp"
-#include "surfdb/libsurfdb/surface_set_writer.hpp"
-#include "surfdb/multibody/multibody_state.hpp"
-#include "surfdb/scenario/scenario.hpp"
+#include "set_scene.hpp"
 
 using namespace surfdb;
 using namespace surfdb::test;
@@ -31,18 +27,6 @@ constexpr double g = 9.81, pi = std::numbers::pi, density = 7850, stiffness = 1e
 // B(1/2, n + 1/2) for Hertz's n = 3/2: Gamma(1/2) Gamma(2) / Gamma(5/2) = 4/3.
 constexpr double beta = 4.0 / 3;
 
-std::filesystem::path convert(const TempDir& dir, const TopoDS_Shape& shape, const std::string& name,
-                              double spacing = 1.0) {
-  const std::filesystem::path step = dir / (name + ".step"), set = dir / (name + ".sdbs");
-  samples::write_step(shape, step);
-  const CadModel model = CadModel::load(step);
-  SurfaceSetOptions o;
-  o.spacing = spacing;
-  o.table.threads = 1;
-  write_surface_set(model, plan_surface_set(model, o), o, set);
-  return set;
-}
-
 struct Part {
   std::filesystem::path set;
   double mass;               // kg
@@ -51,14 +35,14 @@ struct Part {
 
 Part rod(const TempDir& dir, double length_mm) {
   const double r = samples::kRodRadius * 1e-3, l = length_mm * 1e-3, m = density * pi * r * r * l;
-  return {convert(dir, samples::rod(length_mm), "rod"), m,
+  return {convert_part(dir, samples::rod(length_mm), "rod"), m,
           {m * r * r / 2, m * (3 * r * r + l * l) / 12, m * (3 * r * r + l * l) / 12}};
 }
 
 Part block(const TempDir& dir) {
   const double x = samples::kBlockX * 1e-3, y = samples::kBlockY * 1e-3, z = samples::kBlockZ * 1e-3;
   const double m = density * x * y * z;
-  return {convert(dir, samples::block(), "block"), m, {m * (y * y + z * z) / 12, m * (x * x + z * z) / 12,
+  return {convert_part(dir, samples::block(), "block"), m, {m * (y * y + z * z) / 12, m * (x * x + z * z) / 12,
                                                         m * (x * x + y * y) / 12}};
 }
 
@@ -89,50 +73,17 @@ std::filesystem::path write_scenario(const TempDir& dir, const std::filesystem::
   return path;
 }
 
-struct Sample {
-  double t;
-  Eigen::Vector3d centre;
-  Eigen::Quaterniond orientation;
-  double force;   // N, the sum of the normal forces
-  int points;     // the active contact points carrying more than 1e-3 of the weight
-  double energy;  // J, mechanical plus dissipated
-};
-
-class Recorder : public RunObserver {
- public:
-  void accepted(const Simulation& sim, double t, const double* y) override {
-    const ContactPair& p = *sim.contacts()[0].single();
-    double force = 0;
-    int points = 0;
-    for (std::size_t k = 0; k < p.freeform()->size(); ++k)
-      if (p.active(k)) force += p.forces(k).normal, points += p.forces(k).normal > 1e-3 * sim.model().bodies[0].mass * g;
-    const BodyStateView body = body_view(y, 0);
-    samples.push_back({t, body.r(), body.orientation(), force, points, sim.mechanical_energy(y) + sim.dissipated_energy(y)});
-  }
-  std::vector<Sample> samples;
-};
-
-std::vector<Sample> simulate(const std::filesystem::path& scenario, RunStatistics& run) {
-  Scenario s = load_scenario(scenario);
-  const std::unique_ptr<Simulation> sim = make_simulation(s);
-  std::vector<double> y = s.initial_state;
-  Recorder recorder;
-  run = sim->run(y, s.run, recorder);
-  CHECK(sim->contacts()[0].single()->state().statistics.solver_failures == 0);
-  return std::move(recorder.samples);
-}
-
 // The part came to rest at height z - delta (m, delta its indentation) on `points` contacts
 // carrying its weight, level, with no energy gained.
-void check_rest(const std::vector<Sample>& run, const Part& part, double z, double delta, int points,
+void check_rest(const std::vector<SceneSample>& run, const Part& part, double z, double delta, int points,
                 const Eigen::Quaterniond& orientation) {
-  const Sample& end = run.back();
+  const SceneSample& end = run.back();
   CHECK(end.force == doctest::Approx(part.mass * g).epsilon(1e-3));
   CHECK(end.points == points);
   CHECK(std::abs(end.centre.z() - (z - delta)) < 0.01 * delta);
   CHECK(end.orientation.angularDistance(orientation) < 1e-5);
   double gain = -INFINITY;
-  for (const Sample& s : run) gain = std::max(gain, s.energy - run.front().energy);
+  for (const SceneSample& s : run) gain = std::max(gain, s.energy - run.front().energy);
   CHECK(gain <= 1e-9 * part.mass * g);  // m, of the 2 um it fell
 }
 
@@ -142,14 +93,14 @@ TEST_CASE("a rod lying on a plate rests on its two end rims, each a point of the
   // catches: an edge's load spread with the wrong length scale, a face pair of the line contact
   // left to the common-normal solve (it fails at every step), the edge's normal flipped.
   TempDir dir;
-  const std::filesystem::path plate = convert(dir, samples::holed_plate(), "plate");
+  const std::filesystem::path plate = convert_part(dir, samples::holed_plate(), "plate");
   const Part part = rod(dir, 30);
   const double r = samples::kRodRadius * 1e-3, delta = std::pow(part.mass * g / (2 * stiffness), 2.0 / 3);
   // Along y, beside the hole: the rims at y = -15 and 15 mm on the top face.
   const Eigen::Quaterniond along_y(Eigen::AngleAxisd(pi / 2, Eigen::Vector3d::UnitZ()));
   const Drop d{{0.018, 0, r - delta + 2e-6}, along_y};
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, plate, part, d), stats);
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, plate, part, d), stats);
   check_rest(run, part, r, delta, 2, along_y);
   CHECK(stats.health.status() == RunStatus::ok);
 }
@@ -160,13 +111,13 @@ TEST_CASE("a rod longer than the plate rests on the plate's two edges, each a po
   // catches: the edge's length scale taken from the edge (rho = 20 mm: delta 1.6 times deeper)
   // rather than from the curvatures.
   TempDir dir;
-  const std::filesystem::path plate = convert(dir, samples::holed_plate(), "plate");
+  const std::filesystem::path plate = convert_part(dir, samples::holed_plate(), "plate");
   const Part part = rod(dir, 80);
   const double r = samples::kRodRadius * 1e-3;
   const double delta = std::pow(part.mass * g / (2 * stiffness), 2.0 / 3);
   const Drop d{{0, 0.01, r - delta + 2e-6}};
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, plate, part, d), stats);
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, plate, part, d), stats);
   check_rest(run, part, r, delta, 2, Eigen::Quaterniond::Identity());
   CHECK(run.back().centre.x() == doctest::Approx(0).scale(1e-6));
   CHECK(stats.health.status() == RunStatus::ok);
@@ -175,13 +126,13 @@ TEST_CASE("a rod longer than the plate rests on the plate's two edges, each a po
 TEST_CASE("a block standing on a plate rests on its four bottom edges: K delta sum(sqrt L) / B = m g") {
   // Each straight edge of length L at uniform depth delta carries K sqrt(L) delta^(n - 1/2) / B.
   TempDir dir;
-  const std::filesystem::path plate = convert(dir, samples::holed_plate(), "plate");
+  const std::filesystem::path plate = convert_part(dir, samples::holed_plate(), "plate");
   const Part part = block(dir);
   const double sum = 2 * std::sqrt(samples::kBlockX * 1e-3) + 2 * std::sqrt(samples::kBlockY * 1e-3);
   const double delta = part.mass * g * beta / (stiffness * sum), half = samples::kBlockZ * 1e-3 / 2;
   const Drop d{{0.017, 0, half - delta + 2e-6}};
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, plate, part, d), stats);
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, plate, part, d), stats);
   check_rest(run, part, half, delta, 4, Eigen::Quaterniond::Identity());
   CHECK(stats.health.status() == RunStatus::ok);
 }
@@ -189,15 +140,15 @@ TEST_CASE("a block standing on a plate rests on its four bottom edges: K delta s
 TEST_CASE("a rod dropped on a plate without damping bounces back with its energy: E = E0 on the edges' loads") {
   // catches: the spread load's elastic energy taken as the resultant point's (energy_indentation).
   TempDir dir;
-  const std::filesystem::path plate = convert(dir, samples::holed_plate(), "plate");
+  const std::filesystem::path plate = convert_part(dir, samples::holed_plate(), "plate");
   const Part part = rod(dir, 30);
   const double r = samples::kRodRadius * 1e-3;
   const Eigen::Quaterniond along_y(Eigen::AngleAxisd(pi / 2, Eigen::Vector3d::UnitZ()));
   Drop d{{0.018, 0, r + 1e-4}, along_y, 0.012, "law = \"hertz\"\n"};
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, plate, part, d), stats);
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, plate, part, d), stats);
   double drift = 0, lowest = INFINITY;
-  for (const Sample& s : run) drift = std::max(drift, std::abs(s.energy - run.front().energy)), lowest = std::min(lowest, s.centre.z());
+  for (const SceneSample& s : run) drift = std::max(drift, std::abs(s.energy - run.front().energy)), lowest = std::min(lowest, s.centre.z());
   const double fall = 1e-4, delta_max = std::pow(part.mass * g * fall * 2.5 / (2 * stiffness), 0.4);  // m g h = 2 K delta^2.5 / 2.5
   CHECK(drift < 1e-6 * part.mass * g * fall);
   CHECK(r - lowest == doctest::Approx(delta_max).epsilon(0.01));
@@ -211,18 +162,18 @@ TEST_CASE("a ball's table sliding off a plate's edge leaves it at cos theta = (2
   // catches: the edge's load normalised by the edge's length (a jump in force where the contact
   // passes from the face to the edge), the edge's normal taken from the edge, not the ball.
   TempDir dir;
-  const std::filesystem::path plate = convert(dir, samples::holed_plate(), "plate");
+  const std::filesystem::path plate = convert_part(dir, samples::holed_plate(), "plate");
   const double r = 0.005, m = density * 4.0 / 3 * pi * r * r * r, v0 = 0.14;
-  const Part ball{convert(dir, samples::ball(5), "ball", 0.25), m, Eigen::Vector3d::Constant(0.4 * m * r * r)};
+  const Part ball{convert_part(dir, samples::ball(5), "ball", 0.25), m, Eigen::Vector3d::Constant(0.4 * m * r * r)};
   const double delta = std::pow(m * g / stiffness, 2.0 / 3), edge = samples::kPlateHalfLength * 1e-3;
   Drop d{{edge - 0.005, 0, r - delta}, Eigen::Quaterniond::Identity(), 0.07, "law = \"hunt_crossley\"\nrestitution = 0.5\n",
          {v0, 0, 0}};
   RunStatistics stats;
-  const std::vector<Sample> run = simulate(write_scenario(dir, plate, ball, d), stats);
+  const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, plate, ball, d), stats);
   double theta = NAN, most = 0, gain = -INFINITY;
   for (std::size_t k = run.size() - 1; k > 0 && std::isnan(theta); --k)
     if (run[k - 1].force > 0) theta = std::atan2(run[k - 1].centre.x() - edge, run[k - 1].centre.z());
-  for (const Sample& s : run) {
+  for (const SceneSample& s : run) {
     if (s.centre.x() > edge) most = std::max(most, s.force);
     gain = std::max(gain, s.energy - run.front().energy);
   }
@@ -240,7 +191,7 @@ TEST_CASE("a block tilted onto a bottom edge returns below atan(w / h) and falls
   // catches: an edge's load applied at the wrong point (a moment about the pivot), a flat face
   // pair still solved (the box's side against the plate), the load not following a lifted edge.
   TempDir dir;
-  const std::filesystem::path plate = convert(dir, samples::holed_plate(), "plate");
+  const std::filesystem::path plate = convert_part(dir, samples::holed_plate(), "plate");
   const Part part = block(dir);
   const double w = samples::kBlockY * 1e-3, h = samples::kBlockZ * 1e-3;
   const double critical = std::atan(w / h) * 180 / pi;
@@ -252,7 +203,7 @@ TEST_CASE("a block tilted onto a bottom edge returns below atan(w / h) and falls
     Drop d{{0.017, 0, w / 2 * std::sin(a) + h / 2 * std::cos(a) + 1e-6}, q, 0.25,
            "law = \"hunt_crossley\"\nrestitution = 0.2\nfriction = 0.8\n", Eigen::Vector3d::Zero(), 1e7};
     RunStatistics stats;
-    const std::vector<Sample> run = simulate(write_scenario(dir, plate, part, d), stats);
+    const std::vector<SceneSample> run = simulate_scene(write_scenario(dir, plate, part, d), stats);
     const Eigen::AngleAxisd end(run.back().orientation);
     const double angle = end.angle() * 180 / pi * (end.axis().x() < 0 ? -1 : 1);
     MESSAGE("tilt " << tilt << " deg: ends at " << angle << " deg about x, centre z " << run.back().centre.z());

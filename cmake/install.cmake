@@ -12,6 +12,7 @@ install(TARGETS surfdb_formats surfdb_table surfdb_contact surfdb_multibody surf
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS surfdb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS surfdb_cad RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/surfdb)  # run by surfdb (cad_launcher.hpp)
 foreach(part formats libsurfdb runtime/table runtime/contact runtime/multibody runtime/scenario runtime/c_api)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "surfdb/libsurfdb/mesh_refinement.hpp"
-#include "surfdb/libsurfdb/mesh_report.hpp"
+#include "surfdb/formats/mesh_report.hpp"
 
 using namespace surfdb;
 

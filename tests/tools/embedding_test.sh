@@ -43,7 +43,10 @@ surfdb_python() {  # Debian's python3 with the installed module
   fi
 }
 
-"$prefix/bin/surfdb" convert --analytic octant --grid 301x301 --record 20x20 -o "$prefix/octant.sdb" 2>/dev/null
+# The command: only its CAD commands' program (libexec/surfdb/surfdb-cad) loads OpenCASCADE.
+if ldd "$prefix/bin/surfdb" | grep -q libTK; then echo "FAIL: bin/surfdb links OpenCASCADE"; exit 1; fi
+"$prefix/bin/surfdb" convert --analytic octant --grid 301x301 --record 20x20 -o "$prefix/octant.sdb" 2>"$prefix/convert.err" ||
+  { echo "FAIL: the installed surfdb convert:"; cat "$prefix/convert.err"; exit 1; }
 out=$("$prefix/cpp/probe_surface" "$prefix/octant.sdb")
 echo "$out"
 # The diagonal u = v = s pi/2 of the octant; the foot of (10, 20, 30) is 50 (10, 20, 30) / |.|.

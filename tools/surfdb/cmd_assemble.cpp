@@ -8,6 +8,7 @@
 #include "assembly_output.hpp"
 #include "assembly_plan.hpp"
 #include "assembly_scene.hpp"
+#include "cad_commands.hpp"
 #include "commands.hpp"
 #include "deferred_signals.hpp"
 #include "log.hpp"
@@ -152,8 +153,7 @@ void run(const AssembleArgs& a, const CLI::App& cmd) {
 
 void add_assemble_command(CLI::App& app) {
   auto args = std::make_shared<AssembleArgs>();
-  CLI::App* cmd = app.add_subcommand("assemble", "Turn a CAD assembly (STEP, IGES) into bodies: parts, mass properties, "
-                                                 "placements and a scenario that runs");
+  CLI::App* cmd = app.add_subcommand(kAssembleCommand.name, kAssembleCommand.description);
   cmd->add_option("ASSEMBLY", args->input, "STEP or IGES assembly")->required();
   cmd->add_option("-o,--output", args->output, "Output directory DIR (missing or empty)")->required();
   cmd->add_option("--material", args->material, "steel, aluminium, brass, titanium or abs: the parts' density");

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cad_input.hpp"
+#include "cad_commands.hpp"
 #include "commands.hpp"
 #include "convert_set.hpp"
 #include "list_parts.hpp"
@@ -233,7 +234,7 @@ void run(const ConvertArgs& a, const CLI::App& cmd) {
 
 void add_convert_command(CLI::App& app) {
   auto args = std::make_shared<ConvertArgs>();
-  CLI::App* cmd = app.add_subcommand("convert", "Sample a CAD face, NURBS surface or analytic surface into a surface database");
+  CLI::App* cmd = app.add_subcommand(kConvertCommand.name, kConvertCommand.description);
   cmd->add_option("INPUT", args->input, "STEP, IGES, BREP or .nurbs file");
   cmd->add_option("-o,--output", args->output, "Output .sdb file, or the surface set NAME.sdbs with --all-faces/--faces");
   cmd->add_option("--face", args->face, "Face number, 1-based, as --list-faces shows")->check(at_least(1));

@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/formats/surface_set.hpp"
-#include "surfdb/libsurfdb/mesh_report.hpp"
+#include "surfdb/formats/mesh_report.hpp"
 #include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {

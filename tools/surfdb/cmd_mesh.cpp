@@ -9,6 +9,7 @@
 
 #include "cad_input.hpp"
 #include "convert_set.hpp"
+#include "cad_commands.hpp"
 #include "commands.hpp"
 #include "log.hpp"
 #include "number_format.hpp"
@@ -124,7 +125,7 @@ void run(const MeshArgs& a, const CLI::App& cmd) {
 
 void add_mesh_command(CLI::App& app) {
   auto args = std::make_shared<MeshArgs>();
-  CLI::App* cmd = app.add_subcommand("mesh", "Triangulate a CAD part, or read an STL file, into a mesh file (.mesh)");
+  CLI::App* cmd = app.add_subcommand(kMeshCommand.name, kMeshCommand.description);
   cmd->add_option("PART", args->input, "STEP, IGES, BREP or STL file")->required();
   cmd->add_option("-o,--output", args->output, "Output mesh file NAME.mesh")->required();
   cmd->add_option("--face", args->face, "Mesh this face alone (1-based, as convert --list-faces numbers them)")

@@ -10,7 +10,7 @@
 
 #include "surfdb/formats/mesh_file.hpp"
 #include "surfdb/libsurfdb/cad_model.hpp"
-#include "surfdb/libsurfdb/mesh_report.hpp"
+#include "surfdb/formats/mesh_report.hpp"
 
 namespace surfdb {
 

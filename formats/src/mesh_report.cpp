@@ -1,4 +1,4 @@
-#include "surfdb/libsurfdb/mesh_report.hpp"
+#include "surfdb/formats/mesh_report.hpp"
 
 #include <algorithm>
 #include <cfloat>

@@ -60,12 +60,12 @@ def deepest(v, K):
     for _ in range(30):
         d -= (K * d ** 2.5 / 2.5 - m * v * v / 2 - m * g * d) / (K * d ** 1.5 - m * g)
     return d
-def check_impact(i, h, K):
+def check_impact(i, h, K, peak_tolerance=1e-5):  # the peak is the largest at the accepted steps
     v, d = speed(h), deepest(speed(h), K)
     assert math.sqrt(2 * h / g) <= i["start"] <= math.sqrt(2 * h / g) + 1e-6, (i, h)
     assert abs(i["approach_velocity"] / v - 1) < 1e-4, (i, v)
-    assert abs(i["max_indentation"] / d - 1) < 1e-5, (i, d)
-    assert abs(i["max_force"] / (K * d ** 1.5) - 1) < 1e-5, (i, K * d ** 1.5)
+    assert abs(i["max_indentation"] / d - 1) < peak_tolerance, (i, d)
+    assert abs(i["max_force"] / (K * d ** 1.5) - 1) < 1.5 * peak_tolerance, (i, K * d ** 1.5)
 '
 
 # --set simulation.integrator (absent from the file, a bare word read as a string) and the
@@ -111,7 +111,9 @@ summary "$dir/adams" 'assert s["steps"] != 70000 and s["rhs_evaluations"] != 4 *
 run -o "$dir/dp" --set simulation.integrator=dormand_prince 2>/dev/null
 summary "$dir/dp" "$closed_forms"'
 assert c["impacts"] == 1, c
-check_impact(c["impacts_detail"][0], 0.02, 1e8)
+# Dormand-Prince steps 3-5 us at the peak of this 0.37 ms impact: the nearest accepted step may
+# land 2 us off it, where the indentation is up to 1.5e-4 below it (about (pi dt / T)^2 / 2).
+check_impact(c["impacts_detail"][0], 0.02, 1e8, peak_tolerance=1.5e-4)
 assert s["integrator_failures"] > 0, s
 ' && ok || bad "dormand_prince against the closed forms"
 

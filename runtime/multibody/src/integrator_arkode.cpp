@@ -33,6 +33,7 @@ struct ArkodeIntegrator::Impl {
   N_Vector y = nullptr;
   void* arkode = nullptr;
   double t = 0;
+  bool fresh = true;  // no step taken since reset(): the next asks for first_step_target
   std::exception_ptr rhs_error{};  // thrown by the system inside ARKODE, rethrown after it returns
   SundialsMessages messages{};
 
@@ -75,6 +76,7 @@ void ArkodeIntegrator::reset(double t0, const double* y0) {
   double* y = N_VGetArrayPointer(d.y);
   for (int c = 0; c < d.system.size(); ++c) y[c] = y0[c];
   d.t = t0;
+  d.fresh = true;
   if (d.arkode) {
     d.check(ERKStepReInit(d.arkode, &Impl::rhs, t0, d.y), "reinit");
     return;
@@ -98,7 +100,9 @@ double ArkodeIntegrator::step(double t_stop) {
   d.check(ERKStepSetStopTime(d.arkode, t_stop), "stop time");
   sunrealtype reached = d.t;
   d.messages.t = d.t;
-  const int flag = ERKStepEvolve(d.arkode, t_stop, d.y, &reached, ARK_ONE_STEP);
+  const double target = d.fresh ? first_step_target(d.t, t_stop, d.options.max_step) : t_stop;
+  d.fresh = false;
+  const int flag = ERKStepEvolve(d.arkode, target, d.y, &reached, ARK_ONE_STEP);
   if (d.rhs_error) std::rethrow_exception(std::exchange(d.rhs_error, nullptr));
   if (flag < 0)
     throw IntegratorError(d.messages.failure(

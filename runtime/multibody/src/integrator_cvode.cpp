@@ -75,6 +75,7 @@ struct CvodeIntegrator::Impl {
   SUNNonlinearSolver nonlinear = nullptr;
   bool started = false;
   double t = 0;
+  bool fresh = true;  // no step taken since reset(): the next asks for first_step_target
   std::exception_ptr rhs_error{};  // thrown by the system inside CVODE, rethrown after it returns
   JacobianBlocks blocks{};         // BDF, when the system knows its Jacobian's structure
   GroupedJacobian grouped{};
@@ -144,6 +145,7 @@ void CvodeIntegrator::reset(double t0, const double* y0) {
   double* y = N_VGetArrayPointer(d.y);
   for (int c = 0; c < d.system.size(); ++c) y[c] = y0[c];
   d.t = t0;
+  d.fresh = true;
   if (d.started) {
     d.check(CVodeReInit(d.cvode, t0, d.y), "reinit");
     return;
@@ -180,7 +182,9 @@ double CvodeIntegrator::step(double t_stop) {
   d.check(CVodeSetStopTime(d.cvode, t_stop), "stop time");
   sunrealtype reached = d.t;
   d.messages.t = d.t;
-  const int flag = CVode(d.cvode, t_stop, d.y, &reached, CV_ONE_STEP);
+  const double target = d.fresh ? first_step_target(d.t, t_stop, d.options.max_step) : t_stop;
+  d.fresh = false;
+  const int flag = CVode(d.cvode, target, d.y, &reached, CV_ONE_STEP);
   if (d.rhs_error) std::rethrow_exception(std::exchange(d.rhs_error, nullptr));
   if (flag < 0)
     throw IntegratorError(d.messages.failure("CVODE failed (flag " + std::to_string(flag) +

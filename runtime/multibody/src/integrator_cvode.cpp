@@ -1,14 +1,17 @@
 #include "surfdb/multibody/integrator_cvode.hpp"
 
-#include <Eigen/LU>
 #include <cvode/cvode.h>
 #include <cvode/cvode_ls.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <new>
 #include <exception>
 #include <limits>
 #include <stdexcept>
@@ -16,51 +19,16 @@
 #include <utility>
 
 #include "grouped_jacobian.hpp"
+#include "newton_lu.hpp"
 #include "sundials_messages.hpp"
 
 namespace surfdb {
 namespace {
 // Internal steps CVODE may take per call before it gives up: in effect no limit (one step per call).
 constexpr long kMaxInternalSteps = 100000000;
-
-// CVODE's dense direct linear solver with Eigen's partial-pivoting LU in place of SUNDIALS' own
-// (unblocked) one: the BDF Newton matrix I - gamma J of a scene with tens of bodies is factorised
-// and solved about three times faster. The factors live in the solver; SUNMatrix holds I - gamma J.
-struct EigenDenseLu {
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
-
-  static EigenDenseLu& of(SUNLinearSolver s) { return *static_cast<EigenDenseLu*>(s->content); }
-  static SUNLinearSolver_Type type(SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; }
-  static int setup(SUNLinearSolver s, SUNMatrix A) {
-    const sunindextype n = SUNDenseMatrix_Rows(A);
-    of(s).lu.compute(Eigen::Map<const Eigen::MatrixXd>(SUNDenseMatrix_Data(A), n, n));
-    return 0;
-  }
-  static int solve(SUNLinearSolver s, SUNMatrix, N_Vector x, N_Vector b, sunrealtype) {
-    const sunindextype n = N_VGetLength(b);
-    Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(x), n) =
-        of(s).lu.solve(Eigen::Map<const Eigen::VectorXd>(N_VGetArrayPointer(b), n));
-    return 0;
-  }
-  static int destroy(SUNLinearSolver s) {
-    delete &of(s);
-    SUNLinSolFreeEmpty(s);
-    return 0;
-  }
-  /// Throws std::runtime_error when SUNDIALS cannot allocate it.
-  static SUNLinearSolver make(SUNContext context, sunindextype n) {
-    SUNLinearSolver s = SUNLinSolNewEmpty(context);
-    if (!s) throw std::runtime_error("CVODE: cannot allocate the linear solver");
-    auto* content = new EigenDenseLu;
-    content->lu = Eigen::PartialPivLU<Eigen::MatrixXd>(n);  // sized once: no allocation per factorisation
-    s->content = content;
-    s->ops->gettype = &type;
-    s->ops->setup = &setup;
-    s->ops->solve = &solve;
-    s->ops->free = &destroy;
-    return s;
-  }
-};
+// From this many states (eight bodies) a structured system's Newton matrix is sparse: below it the
+// dense LU of at most 100 x 100 costs less than the sparse one's analysis.
+constexpr sunindextype kSparseFromStates = 100;
 
 }  // namespace
 
@@ -107,8 +75,19 @@ struct CvodeIntegrator::Impl {
       const double min_increment = f_norm > 0 ? 1000 * std::abs(h) * std::numeric_limits<double>::epsilon() *
                                                      static_cast<double>(N_VGetLength(y)) * f_norm
                                               : 1.0;
-      impl->grouped.evaluate(impl->system, impl->blocks, t, N_VGetArrayPointer(y), N_VGetArrayPointer(fy),
-                             N_VGetArrayPointer(weights), min_increment, SUNDenseMatrix_Data(J));
+      if (SUNMatGetID(J) == SUNMATRIX_SPARSE) {
+        const std::int64_t entries = GroupedJacobian::entries(impl->blocks, impl->system.size());
+        if (SUNSparseMatrix_NNZ(J) < entries && SUNSparseMatrix_Reallocate(J, entries) != SUNMAT_SUCCESS)
+          throw std::bad_alloc();
+        GroupedJacobian::pattern(impl->blocks, impl->system.size(), SUNSparseMatrix_IndexPointers(J),
+                                 SUNSparseMatrix_IndexValues(J));
+        impl->grouped.evaluate(impl->system, impl->blocks, t, N_VGetArrayPointer(y), N_VGetArrayPointer(fy),
+                               N_VGetArrayPointer(weights), min_increment, SUNSparseMatrix_IndexPointers(J),
+                               SUNSparseMatrix_Data(J));
+      } else {
+        impl->grouped.evaluate(impl->system, impl->blocks, t, N_VGetArrayPointer(y), N_VGetArrayPointer(fy),
+                               N_VGetArrayPointer(weights), min_increment, SUNDenseMatrix_Data(J));
+      }
       return 0;
     } catch (...) {
       impl->rhs_error = std::current_exception();
@@ -163,12 +142,18 @@ void CvodeIntegrator::reset(double t0, const double* y0) {
     d.nonlinear = SUNNonlinSol_FixedPoint(d.y, 0, d.context);
     d.check(CVodeSetNonlinearSolver(d.cvode, d.nonlinear), "nonlinear solver");
   } else {
-    d.matrix = SUNDenseMatrix(d.system.size(), d.system.size(), d.context);
-    d.linear = EigenDenseLu::make(d.context, d.system.size());
-    d.check(CVodeSetLinearSolver(d.cvode, d.linear, d.matrix), "linear solver");
     // A system that knows which bodies' rows each body's columns reach is differenced in groups
-    // (grouped_jacobian.hpp); else CVODE differences every column.
-    if (d.system.jacobian_blocks(d.blocks)) d.check(CVodeSetJacFn(d.cvode, &Impl::jacobian), "Jacobian function");
+    // (grouped_jacobian.hpp), and from kSparseFromStates states on its Newton matrix is sparse
+    // (newton_lu.hpp); else CVODE differences every column of a dense matrix.
+    const sunindextype n = d.system.size();
+    const bool structured = d.system.jacobian_blocks(d.blocks);
+    d.matrix = structured && n >= kSparseFromStates
+                   ? SUNSparseMatrix(n, n, GroupedJacobian::entries(d.blocks, static_cast<int>(n)), CSC_MAT, d.context)
+                   : SUNDenseMatrix(n, n, d.context);
+    if (!d.matrix) throw std::runtime_error("CVODE: cannot allocate the Newton matrix");
+    d.linear = make_newton_lu(d.context, n);
+    d.check(CVodeSetLinearSolver(d.cvode, d.linear, d.matrix), "linear solver");
+    if (structured) d.check(CVodeSetJacFn(d.cvode, &Impl::jacobian), "Jacobian function");
   }
   d.started = true;
 }

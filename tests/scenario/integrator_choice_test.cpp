@@ -1,6 +1,6 @@
 // [simulation] integrator from a scenario file: "dormand_prince" loads and runs a tumbling body in
 // free flight against its closed form (the centre on its parabola, the mechanical energy constant);
-// an unknown name fails naming the valid ones.
+// an unknown name fails naming the valid ones; without the key the default is BDF.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -58,4 +58,13 @@ TEST_CASE("an unknown integrator fails naming the valid ones") {
       load_scenario(write_scenario(dir, "ode45")),
       doctest::Contains("flight.toml:3: simulation.integrator: must be ab4, rk4, adams, bdf or dormand_prince"),
       ScenarioError);
+}
+
+TEST_CASE("without an integrator key a scenario runs CVODE BDF, as docs/scenario.md says, and so does RunSettings") {
+  const TempDir dir;
+  const std::filesystem::path path = dir / "bare.toml";
+  std::ofstream(path) << "[simulation]\nend_time = 0.1\n[[body]]\nname = \"brick\"\nmass = 2.0\n"
+                      << "inertia = [0.01, 0.02, 0.025]\nposition = [0, 0, 0]\n";
+  CHECK(load_scenario(path).run.integrator == IntegratorKind::bdf);
+  CHECK(RunSettings{}.integrator == IntegratorKind::bdf);
 }

@@ -83,7 +83,7 @@ void ScenarioReader::read_simulation(const toml::table& root) {
   r_.only(*sim, scenario_keys::kSimulation, "simulation");
   RunSettings& run = s_.run;
   run.end_time = r_.positive(*sim, "end_time", "simulation");
-  const std::string integrator = r_.text(*sim, "integrator", "simulation", std::string("adams"));
+  const std::string integrator = r_.text(*sim, "integrator", "simulation", std::string("bdf"));  // RunSettings{}.integrator
   const std::map<std::string, IntegratorKind> kinds{{"ab4", IntegratorKind::ab4}, {"rk4", IntegratorKind::rk4},
                                                     {"adams", IntegratorKind::adams}, {"bdf", IntegratorKind::bdf},
                                                     {"dormand_prince", IntegratorKind::dormand_prince}};

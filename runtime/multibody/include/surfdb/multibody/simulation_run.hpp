@@ -22,7 +22,7 @@ struct OutputSchedule {
 
 struct RunSettings {
   double end_time = 0.1;  // s
-  IntegratorKind integrator = IntegratorKind::adams;
+  IntegratorKind integrator = IntegratorKind::bdf;  // docs/scenario.md, "Choosing the integrator"
   double step = 1e-6;  // s, for ab4 and rk4
   CvodeOptions cvode{};  // for adams, bdf and dormand_prince (the CVODE method is set from `integrator`)
   OutputSchedule output{};

@@ -5,7 +5,8 @@
 // off the top of a sphere leaves it where cos θ = (2 + v0² / (g L)) / 3, which the constraint
 // reports as its lift-off (and hands over to a compliant contact when asked); surfaces apart at
 // t = 0 and a redundant joint are refused with the gap and the rank; beside a merged weld, the
-// joint is checked on the model's own equations and a variable-step run keeps the weld.
+// joint is checked on the model's own equations and a variable-step run keeps the weld; started off
+// the wall, the gap returns as the Baumgarte stabilisation's closed form predicts.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -33,7 +34,8 @@ ContactSurface sphere_surface(const char* name, int body, double radius, Contact
 }
 
 std::unique_ptr<Simulation> joined(std::vector<ContactSurface> surfaces, std::vector<ContactGroupSpec> contacts = {},
-                                   int release_to = -1, MultibodyModel model = ball_model()) {
+                                   int release_to = -1, MultibodyModel model = ball_model(),
+                                   Stabilisation stabilisation = {}) {
   SurfaceJointSpec joint;
   joint.name = "slide";
   joint.surface_i = 0;
@@ -42,7 +44,7 @@ std::unique_ptr<Simulation> joined(std::vector<ContactSurface> surfaces, std::ve
   joint.body_j = surfaces[1].body;
   joint.release_to = release_to;
   model.surface_joints.push_back(joint);
-  return std::make_unique<Simulation>(std::move(model), std::move(surfaces), std::move(contacts));
+  return std::make_unique<Simulation>(std::move(model), std::move(surfaces), std::move(contacts), stabilisation);
 }
 
 // The ball released at rest theta0 from the bottom of the cavity (centre at the origin).
@@ -242,5 +244,39 @@ TEST_CASE("surface joint: surfaces apart at t = 0, and a redundant joint, are re
                    Eigen::Vector3d::Zero());
     CHECK_THROWS_WITH_AS(sim->check_surface_joints(y.data()), doctest::Contains("4 constraint equations but only 3 independent"),
                          std::invalid_argument);
+  }
+}
+
+TEST_CASE("surface joint: a ball started off the cavity's wall returns as Phi'' + 2 alpha Phi' + beta^2 Phi = 0 predicts") {
+  // At rest, without gravity, 0.8 um in from the wall (a run refuses 1 um and more): the gap
+  // Phi = (R - r) - |r_ball| obeys the stabilisation's equation exactly (the wall's force is
+  // radial), so Phi / Phi0 is (1 + beta t) e^(-beta t) for alpha = beta and e^(-alpha t) (cos w t +
+  // alpha / w sin w t) below. catches: the velocity gain doubled or dropped, alpha and beta
+  // swapped, beta not squared, the pull-back's sign turned (a gap that grows), gamma not matching Phi.
+  using Kind = ContactSurface::Kind;
+  const double L = kCavity - kBall, phi0 = 8e-7;
+  MultibodyModel model = ball_model();
+  model.gravity.setZero();
+  for (const Stabilisation gains : {Stabilisation{20, 20, 100}, Stabilisation{5, 20, 100}}) {
+    CAPTURE(gains.alpha);
+    const auto sim = joined({sphere_surface("ball", 0, kBall, Kind::sphere), sphere_surface("cup", kGround, kCavity, Kind::cavity)},
+                            {}, -1, model, gains);
+    std::vector<double> y(kBodyStateSize);
+    set_body_state(y.data(), 0, {0, 0, -(L - phi0)}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(),
+                   Eigen::Vector3d::Zero());
+    Track track;
+    sim->run(y, RunSettings{.end_time = 0.3, .integrator = IntegratorKind::rk4, .step = 1e-5}, track);
+    double worst = 0;
+    for (std::size_t k = 0; k < track.t.size(); ++k) {
+      const double t = track.t[k], w = std::sqrt(gains.beta * gains.beta - gains.alpha * gains.alpha);
+      const double expected = gains.alpha == gains.beta
+                                  ? (1 + gains.beta * t) * std::exp(-gains.beta * t)
+                                  : std::exp(-gains.alpha * t) * (std::cos(w * t) + gains.alpha / w * std::sin(w * t));
+      worst = std::max(worst, std::abs((L - track.r[k].norm()) / phi0 - expected));
+    }
+    MESSAGE("alpha " << gains.alpha << ": worst |Phi / Phi0 - closed form| " << worst << " over " << track.t.size()
+                     << " steps; Phi(0.3 s) / Phi0 " << (L - track.r.back().norm()) / phi0);
+    CHECK(track.t.size() > 1000);
+    CHECK(worst < 1e-6);
   }
 }

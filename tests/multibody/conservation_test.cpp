@@ -297,8 +297,9 @@ TEST_CASE("a ball held in a free shell's cavity by a surface joint keeps momentu
 }
 
 TEST_CASE("a ball launched sliding on a plane dissipates m v0^2 / 7 by the time it rolls, and E + W = E0") {
-  // catches: friction power counted with the wrong sign or not at all, friction at the centre (no
-  // torque: the ball never rolls and dissipates everything), mu applied twice.
+  // catches: friction power counted with the wrong sign or not at all, or at another point than
+  // the force's, friction at the centre (no torque: the ball never rolls and dissipates
+  // everything), mu applied twice.
   constexpr double kMass = 0.17, kRadius = 0.028575, kG = 9.81, K = 1e8, v0 = 2, mu = 0.2;
   AnalyticContact cloth;
   cloth.shape = AnalyticContact::Shape::plane;
@@ -318,5 +319,7 @@ TEST_CASE("a ball launched sliding on a plane dissipates m v0^2 / 7 by the time 
                         << "); E + W - E0 = " << sim->mechanical_energy(y.data()) + w - e0 << " J of " << e0);
   CHECK(body_view(y.data(), 0).v().x() == relative(5.0 / 7 * v0, 0.01));
   CHECK(w == relative(expected, 0.01));
-  CHECK(sim->mechanical_energy(y.data()) + w == relative(e0, 1e-4));  // measured 2.0e-5
+  // Friction's work is booked at the slip of the point the wrench acts at; at the slip between the
+  // two surface points instead, E + W drifted by 2.0e-5 (omega x delta / 2 of slip).
+  CHECK(std::abs(sim->mechanical_energy(y.data()) + w - e0) < 1e-9 * e0);  // measured 8e-12
 }

@@ -274,8 +274,11 @@ void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads
       if (!pair.active(p)) continue;
       const ContactResult& r = points[p];
       const ContactForces f = pair.forces(p);
-      power_[c] += (f.normal - f.elastic) * r.indentation_rate - f.tangential.dot(r.tangential_velocity);
       const ContactWrench w = contact_wrench(r, f.normal, f.tangential, bi.pose, bj.pose);
+      // The work the contact takes: friction's at the slip of the point where the wrench acts, so
+      // that E + W stays E0 (the slip between point_i and point_j differs by omega x delta / 2).
+      const Eigen::Vector3d slip = bi.point_velocity(w.application_point) - bj.point_velocity(w.application_point);
+      power_[c] += (f.normal - f.elastic) * r.indentation_rate - f.tangential.dot(slip);
       if (i != kGround) {
         loads[i].force += w.force_i;
         loads[i].torque += w.torque_i;

@@ -47,11 +47,11 @@ std::filesystem::path convert_part(const TempDir& dir, const TopoDS_Shape& part,
 // gap of 10 um at height z0 with horizontal velocity vx, Hunt-Crossley contact (c_r 0.5): the
 // drop latches an impact velocity, whose damping settles the ball in a few milliseconds.
 std::filesystem::path write_scenario(const TempDir& dir, const std::filesystem::path& set, double x0, double z0,
-                                     double vx, double end_time) {
+                                     double vx, double end_time, const char* integrator = "bdf") {
   const std::filesystem::path path = dir / "scene.toml";
   std::ofstream f(path);
   f.precision(17);
-  f << "[simulation]\nend_time = " << end_time << "\nmax_step = 1e-4\n"
+  f << "[simulation]\nend_time = " << end_time << "\nmax_step = 1e-4\nintegrator = \"" << integrator << "\"\n"
     << "[[body]]\nname = \"ball\"\nmass = " << mass << "\ninertia = [" << 0.4 * mass * R * R << ", "
     << 0.4 * mass * R * R << ", " << 0.4 * mass * R * R << "]\nposition = [" << x0 << ", 0, " << z0 << "]\n"
     << "velocity = [" << vx << ", 0, 0]\n"
@@ -104,7 +104,8 @@ TEST_CASE("a ball settled in a 90-degree V-groove: two contact points of m g / s
   TempDir dir;
   const std::filesystem::path set = convert_part(dir, samples::v_groove_block(), "v_groove");
   const double gap = 1e-5;
-  const std::vector<Sample> run = simulate(write_scenario(dir, set, 0, std::sqrt(2.0) * (R + gap), 0, 0.1));
+  // Adams, as the sample sets it: BDF's Jacobian evaluates both table points at every perturbed state.
+  const std::vector<Sample> run = simulate(write_scenario(dir, set, 0, std::sqrt(2.0) * (R + gap), 0, 0.1, "adams"));
   const Sample& end = run.back();
   REQUIRE(end.forces.size() == 2);
   const double N = mass * g / std::sqrt(2.0), delta = static_indentation(N);

@@ -8,12 +8,11 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <new>
 #include <exception>
 #include <limits>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>

@@ -7,7 +7,10 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <stdexcept>
+#include <vector>
 
 namespace surfdb {
 namespace {
@@ -17,7 +20,20 @@ using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, sunindextype>;
 struct NewtonLu {
   Eigen::PartialPivLU<Eigen::MatrixXd> dense;
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<sunindextype>> sparse;
+  std::vector<sunindextype> analysed;  // the pattern sparse was analysed for: starts, then rows
   bool use_sparse = false;
+
+  // Whether M's pattern is the one analysed last (then the ordering and the symbolic
+  // factorisation are reused); if not, it becomes it.
+  bool same_pattern(sunindextype n, const sunindextype* starts, const sunindextype* rows) {
+    const std::size_t length = static_cast<std::size_t>(n + 1 + starts[n]);
+    if (analysed.size() == length && std::equal(starts, starts + n + 1, analysed.begin()) &&
+        std::equal(rows, rows + starts[n], analysed.begin() + n + 1))
+      return true;
+    analysed.assign(starts, starts + n + 1);
+    analysed.insert(analysed.end(), rows, rows + starts[n]);
+    return false;
+  }
 
   static NewtonLu& of(SUNLinearSolver s) { return *static_cast<NewtonLu*>(s->content); }
   static SUNLinearSolver_Type type(SUNLinearSolver) { return SUNLINEARSOLVER_DIRECT; }
@@ -35,7 +51,7 @@ struct NewtonLu {
     const sunindextype* starts = SUNSparseMatrix_IndexPointers(A);
     const Eigen::Map<const SparseMatrix> m(n, n, starts[n], starts, SUNSparseMatrix_IndexValues(A),
                                            SUNSparseMatrix_Data(A));
-    d.sparse.analyzePattern(m);  // the pattern follows the contacts in play
+    if (!d.same_pattern(n, starts, SUNSparseMatrix_IndexValues(A))) d.sparse.analyzePattern(m);  // pairs came or went
     d.sparse.factorize(m);
     return d.sparse.info() == Eigen::Success ? 0 : 1;
   }

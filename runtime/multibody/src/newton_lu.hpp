@@ -4,8 +4,9 @@
 // of many bodies whose Jacobian's block structure it knows), factorised by a sparse LU: a hundred
 // free balls (1,300 states) then cost a few thousand operations a factorisation instead of
 // 1300^3 / 3, and CVODE's own copies and updates of M go over its entries alone. The sparse
-// factorisation allocates (Eigen's SparseLU, its pattern following the contacts in play); it runs
-// when CVODE sets up its Newton iteration, not at every right-hand side.
+// factorisation allocates (Eigen's SparseLU, its pattern following the contacts in play, its
+// ordering reused while the pattern stays); it runs when CVODE sets up its Newton iteration, not
+// at every right-hand side.
 #pragma once
 
 #include <sundials/sundials_context.h>

@@ -71,68 +71,72 @@ std::filesystem::path write_bowl(const TempDir& dir) {
   return set;
 }
 
+// `balls` of the lattice poured into the bowl (its tables in dir) for `end_time` seconds by `integrator`.
+struct Pour {
+  std::unique_ptr<Simulation> sim;
+  std::vector<double> y;
+  RunStatistics run;
+  std::size_t most_candidates = 0;  // the broad phase's most pairs at an accepted step
+  double available = 0;  // J: the most potential energy the balls could give up (all at the bottom)
+};
+
+Pour pour(const TempDir& dir, int balls, double end_time, const char* integrator) {
+  Scenario s = load_scenario(write_scenario(dir, write_bowl(dir), end_time, balls, integrator));
+  Pour p{make_simulation(s), s.initial_state, {}};
+  for (int k = 0; k < balls; ++k)
+    p.available += mass * g * (body_view(p.y.data(), k).r().z() - (-samples::kBowlRadius * 1e-3 + r));
+  Watch watch;
+  p.run = p.sim->run(p.y, s.run, watch);
+  p.most_candidates = watch.most_candidates;
+  return p;
+}
+
+// What every pour keeps: the run to its end with no solver failure, the bottom layer in the bowl,
+// Hertz's energy constant (nothing dissipated), every ball inside the bowl (its centre within
+// R_bowl - r, less an indentation, of the bowl's centre, below the rim).
+void check_pour(const Pour& p, int balls, double end_time) {
+  const GroupStatistics& pairs = p.sim->contacts()[0].statistics();
+  const GroupStatistics& bowl = p.sim->contacts()[1].statistics();
+  CHECK(p.run.end_time == end_time);
+  CHECK(pairs.solver_failures == 0);
+  CHECK(bowl.solver_failures == 0);
+  CHECK(bowl.pairs_touched >= 9);
+  CHECK(p.sim->dissipated_energy(p.y.data()) == 0);
+  CHECK(std::abs(p.sim->mechanical_energy(p.y.data()) - p.run.initial_energy) < 1e-6 * std::abs(p.run.initial_energy));
+  for (int k = 0; k < balls; ++k) {
+    const BodyStateView b = body_view(p.y.data(), k);
+    CHECK(b.r().norm() < samples::kBowlRadius * 1e-3 - r + 1e-5);
+    CHECK(b.r().z() < 0);
+  }
+  MESSAGE("steps " << p.run.steps << ", rhs " << p.run.rhs_evaluations << ", failures " << p.run.failures << ", cpu "
+                   << p.run.cpu_seconds << " s, candidates " << p.most_candidates << ", pairs touched "
+                   << pairs.pairs_touched << " + " << bowl.pairs_touched);
+}
+
 }  // namespace
 
 TEST_CASE("a hundred balls poured into a bowl: close pairs only, within Hertz, energy conserved, all inside") {
-  TempDir dir;
-  const std::filesystem::path set = write_bowl(dir);
-
-  Scenario s = load_scenario(write_scenario(dir, set, 0.06));
-  const std::unique_ptr<Simulation> sim = make_simulation(s);
-  std::vector<double> y = s.initial_state;
-  const double R_bowl = samples::kBowlRadius * 1e-3;
-  double available = 0;  // J: the most potential energy the balls could give up (all at the bottom)
-  for (int k = 0; k < kBalls; ++k) available += mass * g * (body_view(y.data(), k).r().z() - (-R_bowl + r));
-  Watch watch;
-  const RunStatistics run = sim->run(y, s.run, watch);
-
-  const GroupStatistics& balls = sim->contacts()[0].statistics();
-  const GroupStatistics& bowl = sim->contacts()[1].statistics();
-  CHECK(balls.solver_failures == 0);
-  CHECK(bowl.solver_failures == 0);
-  CHECK(bowl.pairs_touched >= 9);        // the bottom layer reached the bowl
-  CHECK(balls.pairs_touched > kBalls);   // and the pile formed
+  const TempDir dir;
+  const Pour p = pour(dir, kBalls, 0.06, "adams");
+  check_pour(p, kBalls, 0.06);
+  const GroupStatistics& balls = p.sim->contacts()[0].statistics();
+  const GroupStatistics& bowl = p.sim->contacts()[1].statistics();
+  CHECK(balls.pairs_touched > kBalls);  // the pile formed
   // The broad phase passed a small part of the N (N - 1) / 2 ball pairs plus N ball-bowl pairs.
-  CHECK(watch.most_candidates < kBalls * (kBalls - 1) / 2 / 4);
-  // Hertz (conservative): energy constant; no pair deeper than if one contact had taken all the
-  // energy the pile could release, K delta^2.5 / 2.5 = available.
-  const double energy = sim->mechanical_energy(y.data());
-  CHECK(sim->dissipated_energy(y.data()) == 0);
-  CHECK(std::abs(energy - run.initial_energy) < 1e-6 * std::abs(run.initial_energy));
-  CHECK(balls.max_indentation < std::pow(2.5 * available / K_balls, 0.4));
-  CHECK(bowl.max_indentation < std::pow(2.5 * available / K_bowl, 0.4));
+  CHECK(p.most_candidates < kBalls * (kBalls - 1) / 2 / 4);
+  // No pair deeper than if one contact had taken all the energy the pile could release,
+  // K delta^2.5 / 2.5 = available.
+  CHECK(balls.max_indentation < std::pow(2.5 * p.available / K_balls, 0.4));
+  CHECK(bowl.max_indentation < std::pow(2.5 * p.available / K_bowl, 0.4));
   CHECK(balls.max_indentation > 0);
-  // All inside the bowl: centres within R_bowl - r (less an indentation) of its centre, below the rim.
-  for (int k = 0; k < kBalls; ++k) {
-    const BodyStateView b = body_view(y.data(), k);
-    CHECK(b.r().norm() < R_bowl - r + 1e-5);
-    CHECK(b.r().z() < 0);
-  }
-  MESSAGE("steps " << run.steps << ", rhs " << run.rhs_evaluations << ", cpu " << run.cpu_seconds << " s, candidates "
-                   << watch.most_candidates << ", pairs touched " << balls.pairs_touched << " + " << bowl.pairs_touched);
 }
 
 TEST_CASE("twenty-five balls poured into a bowl under BDF: its sparse Newton matrix keeps Hertz's energy") {
   // 325 states: BDF's Newton matrix is sparse (newton_lu.hpp), its pattern following the pairs in
   // play. catches: an entry of I - gamma J in the wrong place or a stale pattern (Newton then
   // fails to converge: integrator failures, or a wrong step that breaks the energy).
-  TempDir dir;
-  constexpr int kLayer = 25;
-  Scenario s = load_scenario(write_scenario(dir, write_bowl(dir), 0.05, kLayer, "bdf"));
-  const std::unique_ptr<Simulation> sim = make_simulation(s);
-  std::vector<double> y = s.initial_state;
-  Watch watch;
-  const RunStatistics run = sim->run(y, s.run, watch);
-  const GroupStatistics& balls = sim->contacts()[0].statistics();
-  const GroupStatistics& bowl = sim->contacts()[1].statistics();
-  CHECK(run.end_time == 0.05);
-  CHECK(balls.solver_failures == 0);
-  CHECK(bowl.solver_failures == 0);
-  CHECK(bowl.pairs_touched >= 9);  // the balls reached the bowl
-  CHECK(balls.pairs_touched > 0);       // and they met at its bottom
-  const double energy = sim->mechanical_energy(y.data());
-  CHECK(std::abs(energy - run.initial_energy) < 1e-6 * std::abs(run.initial_energy));
-  for (int k = 0; k < kLayer; ++k) CHECK(body_view(y.data(), k).r().norm() < samples::kBowlRadius * 1e-3 - r + 1e-5);
-  MESSAGE("steps " << run.steps << ", rhs " << run.rhs_evaluations << ", failures " << run.failures << ", cpu "
-                   << run.cpu_seconds << " s, pairs touched " << balls.pairs_touched << " + " << bowl.pairs_touched);
+  const TempDir dir;
+  const Pour p = pour(dir, 25, 0.05, "bdf");
+  check_pour(p, 25, 0.05);
+  CHECK(p.sim->contacts()[0].statistics().pairs_touched > 0);  // the balls met at the bowl's bottom
 }

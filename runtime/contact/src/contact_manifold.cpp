@@ -4,7 +4,6 @@
 #include <type_traits>
 #include <vector>
 
-
 namespace surfdb {
 
 namespace {

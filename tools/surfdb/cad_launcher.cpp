@@ -7,21 +7,8 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 
 namespace surfdb::cli {
-
-const CadCommand* chosen_cad_command(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "-v" || arg == "--verbose") continue;
-    if (arg.starts_with('-')) return nullptr;  // --help, --version or a mistake: for the parser to answer
-    for (const CadCommand& command : kCadCommands)
-      if (arg == command.name) return &command;
-    return nullptr;
-  }
-  return nullptr;
-}
 
 void run_cad_program(char** argv) {
   namespace fs = std::filesystem;

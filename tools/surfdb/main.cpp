@@ -1,19 +1,20 @@
 // surfdb: convert CAD surfaces to surface databases, inspect, verify and query them, mesh parts,
 // simulate, sweep parameters. The CAD commands run in surfdb-cad (cad_commands.hpp).
 #include <CLI/CLI.hpp>
-#include <cstdio>
-#include <exception>
 
+#include "cad_commands.hpp"
 #include "cad_launcher.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 
 namespace {
 
-// A CAD command's entry in the help; chosen, it hands the command line over to surfdb-cad.
+// A CAD command's entry in the help. Chosen, it takes everything after it as it is (its own
+// --help too) and hands the whole command line over to surfdb-cad, which parses it.
 void add_cad_command(CLI::App& app, const surfdb::cli::CadCommand& command, char** argv) {
   CLI::App* cmd = app.add_subcommand(command.name, command.description);
-  cmd->allow_extras();
+  cmd->set_help_flag();
+  cmd->prefix_command();
   cmd->callback([argv] { surfdb::cli::run_cad_program(argv); });
 }
 
@@ -34,13 +35,5 @@ void add_commands(CLI::App& app, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (surfdb::cli::chosen_cad_command(argc, argv) != nullptr) {
-    try {
-      surfdb::cli::run_cad_program(argv);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "surfdb: error: %s\n", e.what());
-      return 1;
-    }
-  }
   return surfdb::cli::run_command_line(argc, argv, [argv](CLI::App& app) { add_commands(app, argv); });
 }

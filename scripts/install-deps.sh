@@ -11,6 +11,7 @@ packages=(
   build-essential gfortran clang-14 libclang-rt-14-dev libomp-14-dev cmake ninja-build ccache pkg-config git
   libocct-foundation-dev libocct-modeling-data-dev libocct-modeling-algorithms-dev
   libocct-data-exchange-dev libtbb-dev  # OCCT's CMake targets name libtbb.so
+  libfontconfig-dev  # and TKService (under XCAF) names -lfontconfig, which no OCCT package pulls in
   libboost-dev libeigen3-dev libspdlog-dev libfmt-dev
   doctest-dev libcli11-dev libsundials-dev
   libtomlplusplus-dev nlohmann-json3-dev libxxhash-dev

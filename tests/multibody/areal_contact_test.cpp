@@ -44,8 +44,8 @@ std::vector<double> box_at(double bottom, Eigen::Vector3d velocity = Eigen::Vect
 
 RunSettings tight(double end) {
   RunSettings s{.end_time = end, .integrator = IntegratorKind::bdf};
-  s.cvode.relative_tolerance = 1e-8;
-  s.cvode.absolute_tolerance = 1e-11;
+  s.sundials.relative_tolerance = 1e-8;
+  s.sundials.absolute_tolerance = 1e-11;
   return s;
 }
 

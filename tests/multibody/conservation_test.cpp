@@ -68,8 +68,8 @@ struct Balance {
 
 RunSettings tight(double end, IntegratorKind integrator = IntegratorKind::adams) {
   RunSettings s{.end_time = end, .integrator = integrator};
-  s.cvode.relative_tolerance = 1e-10;
-  s.cvode.absolute_tolerance = 1e-13;
+  s.sundials.relative_tolerance = 1e-10;
+  s.sundials.absolute_tolerance = 1e-13;
   return s;
 }
 

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "../support/slider_crank.hpp"
-#include "surfdb/multibody/integrator_cvode.hpp"
+#include "surfdb/multibody/integrator_sundials.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
 
 using namespace surfdb;
@@ -63,14 +63,14 @@ TEST_CASE("a free body under gravity falls as a projectile and keeps its spin") 
 
 TEST_CASE("CVODE Adams and BDF run the slider-crank with the closed-form kinematics") {
   const MultibodyModel model = slider_crank();
-  for (CvodeMethod method : {CvodeMethod::adams, CvodeMethod::bdf}) {
+  for (SundialsMethod method : {SundialsMethod::adams, SundialsMethod::bdf}) {
     Dynamics dynamics(model);
     const std::vector<double> y0 = slider_crank_initial_state(2.0);
-    CvodeOptions options;
+    SundialsOptions options;
     options.method = method;
     options.relative_tolerance = 1e-10;
     options.absolute_tolerance = 1e-12;
-    CvodeIntegrator cvode(dynamics, options);
+    SundialsIntegrator cvode(dynamics, options);
     cvode.reset(0, y0.data());
     const double energy0 = dynamics.kinetic_energy(y0.data()) + dynamics.potential_energy(y0.data());
     double t = 0, worst_position = 0, worst_energy = 0;
@@ -83,7 +83,7 @@ TEST_CASE("CVODE Adams and BDF run the slider-crank with the closed-form kinemat
       worst_position = std::max(worst_position, std::abs(body_view(y, 2).r().x() - closed));
       worst_energy = std::max(worst_energy, std::abs(dynamics.kinetic_energy(y) + dynamics.potential_energy(y) - energy0) / energy0);
     }
-    MESSAGE(std::string(method == CvodeMethod::adams ? "Adams" : "BDF") << ": " << cvode.steps() << " steps, " << cvode.rhs_evaluations()
+    MESSAGE(std::string(method == SundialsMethod::adams ? "Adams" : "BDF") << ": " << cvode.steps() << " steps, " << cvode.rhs_evaluations()
                                                          << " evaluations, slider error " << worst_position
                                                          << " m, energy error " << worst_energy);
     CHECK(worst_position < 1e-7);

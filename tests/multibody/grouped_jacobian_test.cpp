@@ -115,7 +115,7 @@ TEST_CASE("grouped differences: two balls in contact with each other take two gr
 }
 
 TEST_CASE("grouped differences into compressed columns: the same entries, every diagonal present") {
-  // The sparse Newton matrix of a scene of many bodies (integrator_cvode.cpp). catches: an entry
+  // The sparse Newton matrix of a scene of many bodies (integrator_sundials.cpp). catches: an entry
   // stored in another column's or row's place, a column outside every block (the energy state)
   // left without its diagonal, rows out of order.
   check(false, 4, true);

@@ -44,8 +44,8 @@ std::unique_ptr<Simulation> ball_in_cup(SurfaceJointFormulation formulation, Mul
 
 RunSettings adams(double end_time) {
   RunSettings run{.end_time = end_time, .integrator = IntegratorKind::adams};
-  run.cvode.relative_tolerance = 1e-10;
-  run.cvode.absolute_tolerance = 1e-13;
+  run.sundials.relative_tolerance = 1e-10;
+  run.sundials.absolute_tolerance = 1e-13;
   return run;
 }
 

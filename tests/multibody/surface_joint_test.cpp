@@ -58,8 +58,8 @@ void check_pendulum(std::vector<ContactSurface> surfaces, double period_toleranc
   const double period = 4 * std::sqrt(L / kG) * elliptic_k(std::sin(theta0 / 2));
   Track track;
   RunSettings run{.end_time = 2.2 * period, .integrator = IntegratorKind::adams};
-  run.cvode.relative_tolerance = 1e-10;
-  run.cvode.absolute_tolerance = 1e-13;
+  run.sundials.relative_tolerance = 1e-10;
+  run.sundials.absolute_tolerance = 1e-13;
   const double e0 = sim->mechanical_energy(y.data());
   const RunStatistics stats = sim->run(y, run, track);
   const std::vector<double> up = track.upward_crossings();
@@ -141,8 +141,8 @@ TEST_CASE("surface joint: beside a merged weld, checked on the model's rows and 
   const double period = 4 * std::sqrt(L / kG) * elliptic_k(std::sin(theta0 / 2));
   Track track;
   RunSettings run{.end_time = 1.1 * period, .integrator = IntegratorKind::adams};
-  run.cvode.relative_tolerance = 1e-10;
-  run.cvode.absolute_tolerance = 1e-13;
+  run.sundials.relative_tolerance = 1e-10;
+  run.sundials.absolute_tolerance = 1e-13;
   const RunStatistics stats = sim->run(y, run, track);
   const double t = run.end_time;
   const BodyStateView plate = body_view(y.data(), 1), weight = body_view(y.data(), 2);
@@ -177,7 +177,7 @@ TEST_CASE("surface joint: a ball sliding off a sphere lifts off where the closed
                                        sphere_surface("dome", kGround, R, Kind::sphere)};
   };
   RunSettings run{.end_time = 0.6, .integrator = IntegratorKind::adams, .step = 0};
-  run.cvode.max_step = 1e-4;
+  run.sundials.max_step = 1e-4;
 
   SUBCASE("held: the force turns negative where the ball would leave") {
     const auto sim = joined(surfaces());

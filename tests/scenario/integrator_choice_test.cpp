@@ -43,7 +43,7 @@ TEST_CASE("integrator = \"dormand_prince\" runs a tumbling body in free flight o
   const RunStatistics run = sim->run(y, s.run, silent);
   MESSAGE(run.steps << " steps, " << run.rhs_evaluations << " evaluations, " << run.failures << " failures");
   CHECK(run.end_time == kEnd);
-  CHECK(run.steps >= kEnd / s.run.cvode.max_step);  // the largest step bounds it
+  CHECK(run.steps >= kEnd / s.run.sundials.max_step);  // the largest step bounds it
   const Eigen::Vector3d r = body_view(y.data(), 0).r();
   CHECK(r.x() == doctest::Approx(kVx * kEnd).epsilon(1e-9));
   CHECK(std::abs(r.y()) < 1e-12);

@@ -117,8 +117,8 @@ void run(Report* report, const Tables& tables, const Scene& scene, SurfaceJointF
   sim->check_surface_joints(y.data());
   RunSettings settings{
       .end_time = end_time, .integrator = rk4 ? IntegratorKind::rk4 : IntegratorKind::adams, .step = 1e-4};
-  settings.cvode.relative_tolerance = 1e-10;
-  settings.cvode.absolute_tolerance = 1e-13;
+  settings.sundials.relative_tolerance = 1e-10;
+  settings.sundials.absolute_tolerance = 1e-13;
   settings.output.interval = end_time;
   Track track;
   const RunStatistics s = sim->run(y, settings, track);

@@ -1,6 +1,6 @@
 // The linear solver of CVODE BDF's Newton iteration, M x = b with M = I - gamma J, by Eigen's LU in
 // place of SUNDIALS' own (unblocked) one. M is SUNDIALS' dense matrix, factorised by a partial-
-// pivoting LU, or its compressed-column sparse matrix (integrator_cvode.cpp makes one for a system
+// pivoting LU, or its compressed-column sparse matrix (integrator_sundials.cpp makes one for a system
 // of many bodies whose Jacobian's block structure it knows), factorised by a sparse LU: a hundred
 // free balls (1,300 states) then cost a few thousand operations a factorisation instead of
 // 1300^3 / 3, and CVODE's own copies and updates of M go over its entries alone. The sparse

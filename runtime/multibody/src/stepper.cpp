@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "surfdb/multibody/integrator_ab4.hpp"
-#include "surfdb/multibody/integrator_arkode.hpp"
+#include "surfdb/multibody/integrator_sundials.hpp"
 #include "surfdb/multibody/integrator_rk4.hpp"
 #include "surfdb/multibody/simulation.hpp"
 #include "health_monitor.hpp"
@@ -67,10 +67,11 @@ void check(const RunSettings& s) {
 }
 
 std::unique_ptr<VariableStepIntegrator> variable_integrator(Simulation& sim, const RunSettings& s) {
-  if (s.integrator == IntegratorKind::dormand_prince) return std::make_unique<ArkodeIntegrator>(sim, s.cvode);
-  CvodeOptions options = s.cvode;
-  options.method = s.integrator == IntegratorKind::bdf ? CvodeMethod::bdf : CvodeMethod::adams;
-  return std::make_unique<CvodeIntegrator>(sim, options);
+  SundialsOptions options = s.sundials;
+  options.method = s.integrator == IntegratorKind::dormand_prince ? SundialsMethod::dormand_prince
+                   : s.integrator == IntegratorKind::bdf          ? SundialsMethod::bdf
+                                                                  : SundialsMethod::adams;
+  return std::make_unique<SundialsIntegrator>(sim, options);
 }
 
 }  // namespace

@@ -91,10 +91,10 @@ void ScenarioReader::read_simulation(const toml::table& root) {
     r_.fail(*sim->get("integrator"), "simulation.integrator", "must be ab4, rk4, adams, bdf or dormand_prince");
   run.integrator = kinds.at(integrator);
   run.step = r_.positive(*sim, "step", "simulation", RunSettings{}.step);
-  const CvodeOptions defaults;
-  run.cvode.relative_tolerance = r_.positive(*sim, "relative_tolerance", "simulation", defaults.relative_tolerance);
-  run.cvode.absolute_tolerance = r_.positive(*sim, "absolute_tolerance", "simulation", defaults.absolute_tolerance);
-  run.cvode.max_step = r_.positive(*sim, "max_step", "simulation", defaults.max_step);
+  const SundialsOptions defaults;
+  run.sundials.relative_tolerance = r_.positive(*sim, "relative_tolerance", "simulation", defaults.relative_tolerance);
+  run.sundials.absolute_tolerance = r_.positive(*sim, "absolute_tolerance", "simulation", defaults.absolute_tolerance);
+  run.sundials.max_step = r_.positive(*sim, "max_step", "simulation", defaults.max_step);
   run.output.interval = r_.positive(*sim, "output_interval", "simulation", OutputSchedule{}.interval);
   run.health.energy_gain = r_.positive(*sim, "energy_gain_tolerance", "simulation", HealthLimits{}.energy_gain);
   run.health.constraint_drift = r_.positive(*sim, "max_constraint_drift", "simulation", HealthLimits{}.constraint_drift);

@@ -2,7 +2,7 @@
 // observer for outputs and progress, and the run's statistics.
 #pragma once
 
-#include "surfdb/multibody/integrator_cvode.hpp"
+#include "surfdb/multibody/integrator_sundials.hpp"
 #include "surfdb/multibody/run_health.hpp"
 
 namespace surfdb {
@@ -24,7 +24,7 @@ struct RunSettings {
   double end_time = 0.1;  // s
   IntegratorKind integrator = IntegratorKind::bdf;  // docs/scenario.md, "Choosing the integrator"
   double step = 1e-6;  // s, for ab4 and rk4
-  CvodeOptions cvode{};  // for adams, bdf and dormand_prince (the CVODE method is set from `integrator`)
+  SundialsOptions sundials{};  // for adams, bdf and dormand_prince (the method is set from `integrator`)
   OutputSchedule output{};
   HealthLimits health{};
 };

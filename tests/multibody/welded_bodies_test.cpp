@@ -61,13 +61,12 @@ Scene welded_scene() {
   return s;
 }
 
-// Forces and torques on every body but the arm, world axes.
-void push(double, const double*, std::vector<BodyLoad>& loads) {
-  loads[1] = {Vector3d(1.0, 2.0, 3.0), Vector3d(0.1, -0.2, 0.3)};
-  loads[2] = {Vector3d(-2.0, 0.5, 1.0), Vector3d(0.0, 0.05, -0.1)};
-  loads[3] = {Vector3d(0.3, -0.4, 0.2), Vector3d(0.02, 0.01, 0.0)};
-  loads[4] = {Vector3d(0.0, 1.5, -0.5), Vector3d(-0.03, 0.0, 0.04)};
-}
+// Forces and torques on every body but the arm (body 0), world axes.
+const std::vector<BodyLoad> push = {{},
+                                    {Vector3d(1.0, 2.0, 3.0), Vector3d(0.1, -0.2, 0.3)},
+                                    {Vector3d(-2.0, 0.5, 1.0), Vector3d(0.0, 0.05, -0.1)},
+                                    {Vector3d(0.3, -0.4, 0.2), Vector3d(0.02, 0.01, 0.0)},
+                                    {Vector3d(0.0, 1.5, -0.5), Vector3d(-0.03, 0.0, 0.04)}};
 
 // The dynamics under push(), as an integrator takes it.
 struct Pushed : OdeSystem {

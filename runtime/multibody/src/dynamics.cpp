@@ -102,28 +102,30 @@ void Dynamics::plan_schur() {
 
 // The reduced model's equations at the reduced state. The surface joints' rows come from the
 // bodies' state y (their bodies are never merged, so they are reduced bodies of their own).
-void Dynamics::evaluate_all_constraints(double t, const double* y, const double* y_reduced) {
+void Dynamics::evaluate_all_constraints(double t, const double* y_reduced, std::span<const ConstraintRow> rows) {
   evaluate_constraints(welds_.reduced(), t, y_reduced, constraints_);
   if (surface_rows_.empty()) return;
-  if (!surface_rows_fn_) throw std::logic_error("Dynamics: the model has surface joints but nothing gives their equations");
-  surface_rows_fn_(t, y, surface_rows_);
+  if (rows.size() != surface_rows_.size())
+    throw std::logic_error("Dynamics: the model has surface joints but their equations were not given");
+  std::copy(rows.begin(), rows.end(), surface_rows_.begin());
   for (std::size_t k = 0; k < surface_rows_.size(); ++k) {
     const SurfaceJointSpec& s = welds_.reduced().surface_joints[k];
     write_row(constraints_, first_surface_row_ + static_cast<int>(k), y_reduced, s.body_i, s.body_j, surface_rows_[k]);
   }
 }
 
-void Dynamics::derivative(double t, const double* y, double* ydot, const LoadFunction& loads) {
-  for (BodyLoad& l : loads_) l = BodyLoad{};
-  if (loads) loads(t, y, loads_);
+void Dynamics::derivative(double t, const double* y, double* ydot, std::span<const BodyLoad> loads,
+                          std::span<const ConstraintRow> surface_rows) {
+  if (loads.empty()) std::fill(loads_.begin(), loads_.end(), BodyLoad{});
+  else std::copy(loads.begin(), loads.end(), loads_.begin());
   add_spring_loads(model_.springs, y, loads_);
   if (welds_.empty()) {
-    evaluate_all_constraints(t, y, y);
+    evaluate_all_constraints(t, y, surface_rows);
     solve_accelerations(y, loads_, acc_);
   } else {
     welds_.reduce_state(y, y_reduced_.data());
     welds_.fold_loads(y, y_reduced_.data(), loads_, reduced_loads_);
-    evaluate_all_constraints(t, y, y_reduced_.data());
+    evaluate_all_constraints(t, y_reduced_.data(), surface_rows);
     solve_accelerations(y_reduced_.data(), reduced_loads_, reduced_acc_);
     for (int k = 0; k < body_count_; ++k) {
       const int r = welds_.reduced_body(k);
@@ -277,14 +279,14 @@ double Dynamics::potential_energy(const double* y) const {
   return e + spring_energy(model_.springs, y);
 }
 
-double Dynamics::position_violation(double t, const double* y) {
+double Dynamics::position_violation(double t, const double* y, std::span<const ConstraintRow> surface_rows) {
   const auto largest = [](const auto& phi) { return phi.size() ? phi.cwiseAbs().maxCoeff() : 0.0; };
   if (welds_.empty()) {
-    evaluate_all_constraints(t, y, y);
+    evaluate_all_constraints(t, y, surface_rows);
     return largest(constraints_.phi);
   }
   welds_.reduce_state(y, y_reduced_.data());
-  evaluate_all_constraints(t, y, y_reduced_.data());
+  evaluate_all_constraints(t, y_reduced_.data(), surface_rows);
   evaluate_constraints(model_, t, y, model_constraints_);  // the merged welds' too; not the surface joints'
   const int rows = model_.surface_joint_row(0);  // the joints' and drivers'
   return std::max(largest(constraints_.phi), largest(model_constraints_.phi.head(rows)));

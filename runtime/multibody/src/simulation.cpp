@@ -44,7 +44,7 @@ Simulation::Simulation(std::shared_ptr<const Model> model, std::vector<ContactPa
   list_state_bodies();
   idle_.assign(contacts_.size(), 0);
   power_.resize(contacts_.size());
-  loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
+  loads_.resize(model_.bodies.size());
 }
 
 Simulation::Simulation(MultibodyModel model, std::vector<ContactSurface> surfaces, std::vector<ContactGroupSpec> contacts,
@@ -67,7 +67,7 @@ Simulation::Simulation(std::shared_ptr<const Model> model)
   boxes_.resize(bounded_.size());
   spheres_.resize(bounded_.size());
   power_.resize(contacts_.size());
-  loads_ = [this](double, const double* y, std::vector<BodyLoad>& loads) { add_contact_loads(y, loads); };
+  loads_.resize(model_.bodies.size());
   make_surface_joints();
   list_state_bodies();
 }
@@ -86,11 +86,19 @@ void Simulation::make_surface_joints() {
   }
   if (surface_joints_.empty()) return;
   scratch_.resize(static_cast<std::size_t>(size()));
-  dynamics_.set_surface_rows([this](double, const double* y, std::span<ConstraintRow> rows) { surface_rows(y, rows); });
+  rows_.resize(surface_joints_.size());
 }
 
+double Simulation::position_violation(double t, const double* y) {
+  if (!rows_.empty()) {
+    update_body_states(y);
+    surface_rows(y, rows_);
+  }
+  return dynamics_.position_violation(t, y, rows_);
+}
+
+// At the bodies' states of y (update_body_states).
 void Simulation::surface_rows(const double* y, std::span<ConstraintRow> rows) {
-  update_body_states(y);
   for (std::size_t k = 0; k < surface_joints_.size(); ++k) {
     SurfaceJoint& s = surface_joints_[k];
     const BodyState &i = state_of(s.spec().body_i), &j = state_of(s.spec().body_j);
@@ -291,8 +299,14 @@ void Simulation::add_contact_loads(const double* y, std::vector<BodyLoad>& loads
   });
 }
 
+// The stages of one evaluation in order: the bodies' states, the broad phase, detection and the
+// contacts' loads; the surface joints' equations; the dynamics; the rates of the contacts'
+// dissipated energies and of the surface joints' parameters.
 void Simulation::derivative(double t, const double* y, double* ydot) {
-  dynamics_.derivative(t, y, ydot, loads_);
+  std::fill(loads_.begin(), loads_.end(), BodyLoad{});
+  add_contact_loads(y, loads_);  // the bodies' states at y first
+  if (!rows_.empty()) surface_rows(y, rows_);
+  dynamics_.derivative(t, y, ydot, loads_, rows_);
   surface_forces_known_ = true;
   for (std::size_t k = 0; k < contacts_.size(); ++k) ydot[dynamics_.state_size() + k] = power_[k];
   if (parameter_states_ > 0) surface_joint_derivatives(ydot);

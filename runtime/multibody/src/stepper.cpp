@@ -142,7 +142,7 @@ void Stepper::Impl::begin() {
 
 void Stepper::Impl::output(double at, const double* state) {
   sim.derivative(at, state, scratch.data());  // the joint reactions at this very state
-  const double violation = sim.dynamics().position_violation(at, state);
+  const double violation = sim.position_violation(at, state);
   stats.constraint_drift = std::max(stats.constraint_drift, violation);
   monitor->at_output(at, violation);
   observer->output(sim, at, state, violation);

@@ -11,7 +11,6 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <functional>
 #include <span>
 #include <vector>
 
@@ -30,13 +29,6 @@ struct BodyLoad {
   Eigen::Vector3d torque = Eigen::Vector3d::Zero();
 };
 
-/// Adds external loads (contacts) for state y at time t; loads arrive zeroed, one per body.
-using LoadFunction = std::function<void(double t, const double* y, std::vector<BodyLoad>& loads)>;
-
-/// Gives the surface joints' equations (MultibodyModel::surface_joints, one row each, in order)
-/// for state y at time t: they need the surfaces, which the model does not hold.
-using SurfaceRowsFunction = std::function<void(double t, const double* y, std::span<ConstraintRow> rows)>;
-
 struct Stabilisation {
   double alpha = 20;   // 1/s, velocity-level Baumgarte gain
   double beta = 20;    // 1/s, position-level Baumgarte gain
@@ -54,13 +46,15 @@ class Dynamics : public OdeSystem {
   int state_size() const { return kBodyStateSize * body_count_; }
   int size() const override { return state_size(); }
 
-  /// ydot for the bodies' state y at time t, with external loads. No allocation per call.
-  void derivative(double t, const double* y, double* ydot, const LoadFunction& loads);
+  /// ydot for the bodies' state y at time t under the external loads `loads` (one per body, or
+  /// none) and, when the model has surface joints, their equations `surface_rows`
+  /// (MultibodyModel::surface_joints, one row each, in order: they need the surfaces, which the
+  /// model does not hold; the caller finds them at y first). No allocation per call. Throws
+  /// std::logic_error for surface joints without their rows.
+  void derivative(double t, const double* y, double* ydot, std::span<const BodyLoad> loads,
+                  std::span<const ConstraintRow> surface_rows = {});
   /// The same without external loads (gravity and joints only).
-  void derivative(double t, const double* y, double* ydot) override { derivative(t, y, ydot, nullptr); }
-
-  /// Sets who gives the surface joints' equations; required when the model has surface joints.
-  void set_surface_rows(SurfaceRowsFunction rows) { surface_rows_fn_ = std::move(rows); }
+  void derivative(double t, const double* y, double* ydot) override { derivative(t, y, ydot, {}); }
 
   /// Lagrange multipliers of the last derivative() call, one per constraint equation solved: the
   /// model's in order (joints, drivers, surface joints), less the six of each merged fixed joint.
@@ -85,8 +79,9 @@ class Dynamics : public OdeSystem {
   double kinetic_energy(const double* y) const;
   /// Potential energy: gravitational (zero at the origin) plus the springs' elastic energy.
   double potential_energy(const double* y) const;
-  /// Largest |Phi| (position-level constraint violation) at (t, y), surface joints included.
-  double position_violation(double t, const double* y);
+  /// Largest |Phi| (position-level constraint violation) at (t, y), the surface joints' included
+  /// from their equations `surface_rows` at y (required when the model has surface joints).
+  double position_violation(double t, const double* y, std::span<const ConstraintRow> surface_rows = {});
 
   /// Scales every body's Euler parameters back to unit length and puts each merged body where its
   /// weld holds it (after an accepted step).
@@ -104,14 +99,13 @@ class Dynamics : public OdeSystem {
   std::vector<Eigen::Matrix3d> inverse_inertia_;
   std::vector<int> first_row_;  // per reduced joint, its first constraint equation
   int first_surface_row_ = 0;   // the first surface joint's equation
-  SurfaceRowsFunction surface_rows_fn_;
   std::vector<ConstraintRow> surface_rows_;
   std::vector<Eigen::Matrix3d> rotation_;  // per reduced body at the last derivative() call
   ConstraintSet constraints_;              // the reduced model's
   ConstraintSet model_constraints_;        // the model's, merged welds included (position_violation)
   std::vector<BodyLoad> loads_, reduced_loads_;
   std::vector<double> y_reduced_, y_last_;  // the reduced state and the bodies' of the last derivative()
-  void evaluate_all_constraints(double t, const double* y, const double* y_reduced);
+  void evaluate_all_constraints(double t, const double* y_reduced, std::span<const ConstraintRow> surface_rows);
   void solve_accelerations(const double* y_reduced, const std::vector<BodyLoad>& loads, Eigen::VectorXd& acc);
   void write_rates(const double* y, double* ydot);
   BodyLoad weld_reaction(int joint) const;

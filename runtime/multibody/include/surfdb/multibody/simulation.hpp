@@ -77,6 +77,9 @@ class Simulation : public OdeSystem {
   /// impossible settings.
   RunStatistics run(std::vector<double>& y, const RunSettings& settings, RunObserver& observer);
 
+  /// Largest |Phi| (position-level constraint violation) at (t, y), the surface joints' included.
+  double position_violation(double t, const double* y);
+
   /// Kinetic + gravitational + the springs' + elastic contact energy (the last from the last accept()), J.
   double mechanical_energy(const double* y) const;
   /// Energy dissipated by all contacts up to y, J.
@@ -109,7 +112,7 @@ class Simulation : public OdeSystem {
   void add_contact_loads(const double* y, std::vector<BodyLoad>& loads);
   void find_joint_groups();
   void make_surface_joints();
-  void surface_rows(const double* y, std::span<ConstraintRow> rows);
+  void surface_rows(const double* y, std::span<ConstraintRow> rows);  // at the states update_body_states set
   void accept_surface_joints(double t, const double* y);
   void surface_joint_derivatives(double* ydot);
   void add_parameter_blocks(JacobianBlocks& blocks) const;
@@ -126,7 +129,8 @@ class Simulation : public OdeSystem {
   std::vector<char> idle_;            // per contact: a surface joint's replacement, not yet released
   std::vector<double> scratch_;       // a derivative at an accepted state
   bool surface_forces_known_ = false; // a derivative has run since construction
-  LoadFunction loads_;
+  std::vector<BodyLoad> loads_;          // the contacts' per body at the current evaluation
+  std::vector<ConstraintRow> rows_;      // the surface joints' equations at the current evaluation
   std::vector<double> power_;         // dissipated power per contact at the current evaluation
   std::vector<BodyState> states_;     // per body at the current evaluation (state_bodies_' only)
   std::vector<int> state_bodies_;     // the bodies that carry a surface or take part in a contact

@@ -201,7 +201,7 @@ bool Stepper::step(double t_stop) {
   Impl& d = *impl_;
   begin();
   if (d.stopped) return false;
-  if (std::memcmp(d.y.data(), d.accepted.data(), d.y.size() * sizeof(double)) != 0) restart(d.t);
+  if (state_written()) restart(d.t);
   d.stopped = !(fixed_step(d.settings.integrator) ? d.fixed(d.t_base + static_cast<double>(d.k + 1) * d.settings.step) : d.variable(t_stop));
   return !d.stopped;
 }
@@ -219,6 +219,11 @@ bool Stepper::reached(double t_end) const {
 }
 
 bool Stepper::failed() const { return impl_->stopped; }
+
+bool Stepper::state_written() const {
+  const Impl& d = *impl_;
+  return std::memcmp(d.y.data(), d.accepted.data(), d.y.size() * sizeof(double)) != 0;
+}
 
 double Stepper::time() const { return impl_->t; }
 

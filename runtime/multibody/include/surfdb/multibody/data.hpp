@@ -25,6 +25,30 @@
 
 namespace surfdb {
 
+/// A point of a run to come back to exactly (restore(model, data, snapshot)): not a copy of the
+/// run's memory (the integrator's history lives inside SUNDIALS, which cannot copy it) but how the
+/// run got there: where it started (the model's initial state, or the last restore of a time and
+/// a state), the states written into it between steps and how many steps it took. Restoring one
+/// runs those steps again, so it costs the steps since that start.
+struct Snapshot {
+  std::shared_ptr<const Model> model;  // the model it belongs to (kept alive: compared by address)
+  double time = 0;               // s, the run's time at the save
+  bool from_initial = true;      // the run started from the model's initial state, else from:
+  double origin_time = 0;        //   s
+  std::vector<double> origin_state;
+  struct Write {
+    long step;                 // before this step (counted from the start)
+    std::vector<double> state; // the state written
+  };
+  std::vector<Write> writes;
+  struct Stop {
+    long step;      // from this step on (counted from the start)
+    double t_stop;  // s, the time its steps were not to pass
+  };
+  std::vector<Stop> stops;
+  long steps = 0;  // accepted steps from the start
+};
+
 class Data {
  public:
   /// The model's run at its initial state and t = 0, after the initial checks: surface joints
@@ -54,14 +78,18 @@ class Data {
   /// Where outputs go (time series, animation): from the initial state on when set before the
   /// first step; kept by reset(). It must outlive the Data, or be replaced.
   void set_observer(RunObserver& observer);
+  RunObserver& observer() const { return *observer_; }
 
  private:
   friend bool step(const Model&, Data&);
   friend bool advance(const Model&, Data&, double);
   friend void reset(const Model&, Data&);
   friend void restore(const Model&, Data&, double, std::span<const double>);
+  friend Snapshot save(const Model&, const Data&);
+  friend void restore(const Model&, Data&, const Snapshot&);
   friend const RunStatistics& run(const Model&, Data&, RunObserver&);
   void start();
+  bool step_once(double t_stop);  // one step, the state written since the last one journalled
 
   std::shared_ptr<const Model> model_;
   std::unique_ptr<Simulation> sim_;
@@ -69,6 +97,9 @@ class Data {
   std::vector<InitialPenetration> touching_;
   std::unique_ptr<Stepper> stepper_;
   RunObserver* observer_;
+  Snapshot journal_;  // how the run got where it is: what save() returns
+  static constexpr std::size_t kJournalBytes = std::size_t{256} << 20;  // of states written by hand, at most
+  std::size_t journal_bytes_ = 0;  // written since the start; beyond kJournalBytes none are kept
 };
 
 /// One step of the model's integrator: the fixed step, or the variable-step integrator's own
@@ -89,6 +120,20 @@ void reset(const Model& model, Data& data);
 /// twice runs on bit for bit alike. Throws std::invalid_argument for a state of another size or a
 /// time that is not finite and non-negative.
 void restore(const Model& model, Data& data, double t, std::span<const double> state);
+
+/// Where the run is now, to come back to with restore(model, data, snapshot); the run goes on
+/// untouched. Allocates a copy of the journal: the states written into the run since its start
+/// and the stop times its steps were given (one entry per change of advance()'s target). A Data
+/// keeps a copy of each state written into it by hand for this, up to 256 MiB since its start
+/// (reset() and restore() start it again); beyond that it keeps none and save() throws
+/// std::invalid_argument saying so. Throws std::invalid_argument for a Data of another model.
+Snapshot save(const Model& model, const Data& data);
+/// Brings `data` (of the model the snapshot was saved from, this Data or another) back to the
+/// snapshot: the run from its start again, the same steps and writes, so that the run on from
+/// here is the one that went on from the save, bit for bit (states, contacts, statistics). Costs
+/// the steps from the run's start (its t = 0 or its last restore of a time and a state) to the
+/// save; observers see none of them. Throws std::invalid_argument for another model's snapshot.
+void restore(const Model& model, Data& data, const Snapshot& snapshot);
 
 /// Runs `data` to the model's end time with `observer` (for this run only): what `surfdb
 /// simulate`, the C API and Python's simulate() do. Returns the statistics.

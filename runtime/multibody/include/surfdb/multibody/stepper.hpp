@@ -40,6 +40,8 @@ class Stepper {
   bool reached(double t_end) const;
   /// Whether the run stopped for good (integrator failure, non-finite state).
   bool failed() const;
+  /// Whether y was written since the last accepted state (the next step restarts from it).
+  bool state_written() const;
   /// Time of the last accepted state (s).
   double time() const;
   /// Restarts from time t with the state in y: the next step starts there with a fresh

@@ -13,67 +13,22 @@ struct surfdb_model {
   std::shared_ptr<const surfdb::Model> model;
 };
 
+struct surfdb_snapshot {
+  surfdb::Snapshot snapshot;
+};
+
 struct surfdb_data {
   std::unique_ptr<surfdb::Data> data;
   std::vector<surfdb::ContactPoint> points;  // scratch of surfdb_data_contact_points
   std::vector<std::string> messages;         // the warnings' lines
 };
 
-namespace surfdb::capi {
-
-static_assert(static_cast<int>(RunStatus::ok) == SURFDB_RUN_OK && static_cast<int>(RunStatus::warnings) == SURFDB_RUN_WARNINGS &&
-              static_cast<int>(RunStatus::failed) == SURFDB_RUN_FAILED);
-
-void fill_summary(Data& data, surfdb_run_summary* out) {
-  const RunStatistics& run = data.statistics();
-  out->end_time = run.end_time;
-  out->steps = run.steps;
-  out->rhs_evaluations = run.rhs_evaluations;
-  out->initial_energy = run.initial_energy;
-  out->final_energy = data.mechanical_energy();
-  out->dissipated_energy = data.dissipated_energy();
-  out->constraint_drift = run.constraint_drift;
-  out->run_status = static_cast<int>(run.health.status());
-  out->warning_count = static_cast<int>(run.health.warnings().size());
-}
-
-surfdb_status fill_warning(Data& data, int index, std::vector<std::string>& messages, surfdb_run_warning* out,
-                           const char* call) {
-  const RunStatistics& run = data.statistics();
-  const std::vector<RunWarning>& warnings = run.health.warnings();
-  if (index < 0 || index >= static_cast<int>(warnings.size()))
-    return fail(SURFDB_ERROR_ARGUMENT, std::string(call) + ": no warning " + std::to_string(index) + " (the run has " +
-                                           std::to_string(warnings.size()) + ")");
-  messages.clear();
-  for (const RunWarning& w : warnings) messages.push_back(run.health.describe(w));
-  const RunWarning& w = warnings[static_cast<std::size_t>(index)];
-  out->kind = to_string(w.kind);
-  out->subject = w.subject.c_str();
-  out->count = w.count;
-  out->first_time = w.first_time;
-  out->worst = w.worst;
-  out->message = messages[static_cast<std::size_t>(index)].c_str();
-  return SURFDB_OK;
-}
-
-surfdb_status fill_contact(const Data& data, int index, surfdb_contact_summary* out, const char* call) {
-  const std::vector<ContactGroup>& contacts = data.simulation().contacts();
-  if (index < 0 || index >= static_cast<int>(contacts.size()))
-    return fail(SURFDB_ERROR_ARGUMENT, std::string(call) + ": no contact " + std::to_string(index));
-  const GroupStatistics& s = contacts[static_cast<std::size_t>(index)].statistics();
-  out->first_contact_time = std::isnan(s.first_contact_time) ? -1.0 : s.first_contact_time;
-  out->max_indentation = s.max_indentation;
-  out->impacts = s.impacts;
-  out->solver_failures = static_cast<long long>(s.solver_failures);
-  return SURFDB_OK;
-}
-
-}  // namespace surfdb::capi
 
 namespace {
 
 using surfdb::capi::fail;
 using surfdb::capi::guarded;
+using surfdb::capi::scenario_guarded;
 
 // A model and a data of it, or the status saying which is missing or foreign.
 surfdb_status check_pair(const surfdb_model* model, const surfdb_data* data, const char* call) {
@@ -81,21 +36,6 @@ surfdb_status check_pair(const surfdb_model* model, const surfdb_data* data, con
   if (data->data->shared_model() != model->model)
     return fail(SURFDB_ERROR_ARGUMENT, std::string(call) + ": the data was made from another model");
   return SURFDB_OK;
-}
-
-// Runs f, a scenario's errors as SURFDB_ERROR_SCENARIO.
-template <class F>
-surfdb_status scenario_guarded(F&& f) {
-  try {
-    f();
-    return SURFDB_OK;
-  } catch (const surfdb::ScenarioError& e) {
-    return fail(SURFDB_ERROR_SCENARIO, e.what());
-  } catch (const surfdb::InitialPenetrationError& e) {
-    return fail(SURFDB_ERROR_SCENARIO, e.what());
-  } catch (...) {
-    return guarded([] { throw; });
-  }
 }
 
 }  // namespace
@@ -184,6 +124,23 @@ surfdb_status surfdb_restore(const surfdb_model* model, surfdb_data* data, doubl
   if (!state || size < 0) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_restore: null state");
   return guarded([&] { surfdb::restore(*model->model, *data->data, t, {state, static_cast<std::size_t>(size)}); });
 }
+
+surfdb_status surfdb_save(const surfdb_model* model, const surfdb_data* data, surfdb_snapshot** out) {
+  if (!out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_save: null argument");
+  *out = nullptr;
+  if (const surfdb_status s = check_pair(model, data, "surfdb_save")) return s;
+  return guarded([&] { *out = new surfdb_snapshot{surfdb::save(*model->model, *data->data)}; });
+}
+
+surfdb_status surfdb_restore_snapshot(const surfdb_model* model, surfdb_data* data, const surfdb_snapshot* snapshot) {
+  if (const surfdb_status s = check_pair(model, data, "surfdb_restore_snapshot")) return s;
+  if (!snapshot) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_restore_snapshot: null snapshot");
+  return guarded([&] { surfdb::restore(*model->model, *data->data, snapshot->snapshot); });
+}
+
+double surfdb_snapshot_time(const surfdb_snapshot* snapshot) { return snapshot ? snapshot->snapshot.time : 0.0; }
+
+void surfdb_snapshot_close(surfdb_snapshot* snapshot) { delete snapshot; }
 
 surfdb_status surfdb_data_summary(surfdb_data* data, surfdb_run_summary* out) {
   if (!data || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_data_summary: null argument");

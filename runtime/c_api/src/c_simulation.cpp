@@ -8,7 +8,6 @@
 
 #include "c_errors.hpp"
 #include "c_run.hpp"
-#include "surfdb/scenario/scenario.hpp"
 
 struct surfdb_simulation {
   std::shared_ptr<const surfdb::Model> model;
@@ -21,6 +20,7 @@ namespace {
 
 using surfdb::capi::fail;
 using surfdb::capi::guarded;
+using surfdb::capi::scenario_guarded;
 
 // Hands each output instant to the C callback.
 class CallbackObserver : public surfdb::RunObserver {
@@ -40,19 +40,12 @@ class CallbackObserver : public surfdb::RunObserver {
 surfdb_status surfdb_simulation_open(const char* scenario, surfdb_simulation** out) {
   if (!scenario || !out) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_simulation_open: null argument");
   *out = nullptr;
-  try {
+  return scenario_guarded([&] {
     auto handle = std::make_unique<surfdb_simulation>();
     handle->model = surfdb::load_model(scenario);
     handle->data = std::make_unique<surfdb::Data>(handle->model);
     *out = handle.release();
-    return SURFDB_OK;
-  } catch (const surfdb::ScenarioError& e) {
-    return fail(SURFDB_ERROR_SCENARIO, e.what());
-  } catch (const surfdb::InitialPenetrationError& e) {
-    return fail(SURFDB_ERROR_SCENARIO, e.what());
-  } catch (...) {
-    return guarded([] { throw; });
-  }
+  });
 }
 
 void surfdb_simulation_close(surfdb_simulation* sim) { delete sim; }

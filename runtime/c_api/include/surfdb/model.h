@@ -24,6 +24,7 @@ extern "C" {
 
 typedef struct surfdb_model surfdb_model;
 typedef struct surfdb_data surfdb_data;
+typedef struct surfdb_snapshot surfdb_snapshot;
 
 /* A contact point that carries force at the last evaluation (after a step: the accepted state). */
 typedef struct surfdb_contact_point {
@@ -69,6 +70,18 @@ surfdb_status surfdb_reset(const surfdb_model* model, surfdb_data* data);
 /* Starts afresh from time t and a whole state saved with surfdb_data_get_state: the contacts'
  * memories and the statistics too, so that a state restored twice runs on alike. */
 surfdb_status surfdb_restore(const surfdb_model* model, surfdb_data* data, double t, const double* state, int size);
+
+/* Where the run is now, to come back to exactly with surfdb_restore_snapshot; the run goes on
+ * untouched. Free it with surfdb_snapshot_close. */
+surfdb_status surfdb_save(const surfdb_model* model, const surfdb_data* data, surfdb_snapshot** out);
+/* Brings `data` (of the snapshot's model: the data saved or another) back to the snapshot by
+ * running its steps again from the run's start (t = 0, or its last surfdb_restore), so that the
+ * run on from here is the one that went on from the save, bit for bit: states, contacts and
+ * statistics. Costs those steps. */
+surfdb_status surfdb_restore_snapshot(const surfdb_model* model, surfdb_data* data, const surfdb_snapshot* snapshot);
+/* The snapshot's time (s); 0 for NULL. */
+double surfdb_snapshot_time(const surfdb_snapshot* snapshot);
+void surfdb_snapshot_close(surfdb_snapshot* snapshot);
 
 /* The run so far, as surfdb_simulation_run gives it; warnings with surfdb_data_warning. */
 surfdb_status surfdb_data_summary(surfdb_data* data, surfdb_run_summary* out);

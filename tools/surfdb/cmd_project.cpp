@@ -22,17 +22,10 @@ void run(const ProjectArgs& a) {
   SurfaceBinding binding(db);
   std::optional<std::pair<double, double>> warm;
   if (!a.guess.empty()) warm = std::pair{a.guess[0], a.guess[1]};
-  const auto solve = [&](const Eigen::Vector3d& x) {
-    if (warm) {
-      const Projection p = project_local(binding, x, warm->first, warm->second);
-      if (p.converged && p.point.status == QueryStatus::valid) return p;
-    }
-    return project_global(binding, db->node_tree(), x);  // the tree is built on the first call
-  };
   // The CSV header follows the first answer, so a bad input or table prints nothing on stdout.
   bool header = a.json;
   const auto emit = [&](const Eigen::Vector3d& x) {
-    const Projection p = solve(x);
+    const Projection p = project_near(binding, x, warm);
     warm = std::pair{p.point.u, p.point.v};
     if (!header) print_point_header(true), header = true;
     print_point_row(p.point, p.distance, a.json, p.converged);

@@ -133,14 +133,11 @@ py::dict project(BindingHandle& h, const Doubles& points, std::optional<std::pai
     std::lock_guard lock(h.busy);
     for (py::ssize_t i = 0; i < count; ++i) {
       const Eigen::Vector3d xi(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
-      std::optional<Projection> p;
-      if (guess) p = project_local(h.binding, xi, guess->first, guess->second);
-      if (!p || !p->converged || p->point.status != QueryStatus::valid)
-        p = project_global(h.binding, h.owner->db->node_tree(), xi);
-      guess = std::pair{p->point.u, p->point.v};
-      write(i, p->point);
-      dist[i] = p->distance;
-      conv[i] = p->converged;
+      const Projection p = project_near(h.binding, xi, guess);
+      guess = std::pair{p.point.u, p.point.v};
+      write(i, p.point);
+      dist[i] = p.distance;
+      conv[i] = p.converged;
     }
   }
   py::dict d = out.dict();

@@ -3,7 +3,9 @@
 
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "c_errors.hpp"
 #include "surfdb/contact/contact_newton.hpp"
@@ -124,12 +126,8 @@ surfdb_status surfdb_project(surfdb_binding* binding, const double x[3], int use
   if (!binding || !x || !out || !distance) return fail(SURFDB_ERROR_ARGUMENT, "surfdb_project: null argument");
   return guarded([&] {
     const Eigen::Vector3d point(x[0], x[1], x[2]);
-    surfdb::Projection p;
-    if (use_guess) {
-      p = surfdb::project_local(binding->binding, point, u, v);
-    } else {
-      p = surfdb::project_global(binding->binding, binding->owner->db->node_tree(), point);
-    }
+    const surfdb::Projection p =
+        surfdb::project_near(binding->binding, point, use_guess ? std::optional(std::pair{u, v}) : std::nullopt);
     fill(p.point, out);
     if (!p.converged) out->status = kNotConverged;
     *distance = p.distance;

@@ -88,4 +88,13 @@ Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const E
   return p;
 }
 
+Projection project_near(SurfaceBinding& binding, const Eigen::Vector3d& x,
+                        const std::optional<std::pair<double, double>>& guess) {
+  if (guess) {
+    const Projection p = project_local(binding, x, guess->first, guess->second);
+    if (p.converged && p.point.status == QueryStatus::valid) return p;
+  }
+  return project_global(binding, binding.database().node_tree(), x);
+}
+
 }  // namespace surfdb

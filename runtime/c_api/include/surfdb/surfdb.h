@@ -91,7 +91,9 @@ surfdb_status surfdb_query_d1(surfdb_binding* binding, double u, double v, surfd
  * SURFDB_PREFETCH_AHEAD points ahead. */
 #define SURFDB_PREFETCH_AHEAD 8
 void surfdb_prefetch(const surfdb_binding* binding, double u, double v);
-/* Closest point to x; from the guess (u, v) when use_guess is non-zero, else a global search. */
+/* Closest point to x: Newton from the guess (u, v) when use_guess is non-zero, a global search
+ * when it is zero or Newton does not converge onto a valid cell (as surfdb project and Python's
+ * Binding.project). */
 surfdb_status surfdb_project(surfdb_binding* binding, const double x[3], int use_guess, double u, double v,
                              surfdb_point* out, double* distance);
 surfdb_status surfdb_binding_stats(const surfdb_binding* binding, surfdb_window_stats* out);

@@ -2,6 +2,9 @@
 // interpolated table, warm-started from a guess, or started near the answer by the node tree.
 #pragma once
 
+#include <optional>
+#include <utility>
+
 #include <Eigen/Core>
 
 #include "surfdb/table/node_tree.hpp"
@@ -26,5 +29,11 @@ Projection project_local(SurfaceBinding& binding, const Eigen::Vector3d& x, doub
 /// Global: Newton from the tree's start for x (the nearest node and one linear step from it); an
 /// answer farther than that node is retried from the node.
 Projection project_global(SurfaceBinding& binding, const NodeTree& tree, const Eigen::Vector3d& x);
+
+/// The front ends' rule (surfdb project, Python's Binding.project, C's surfdb_project): Newton
+/// from the guess (u, v) when there is one, the global projection over the binding's database's
+/// tree (built on its first use) when there is none or Newton does not converge onto a valid cell.
+Projection project_near(SurfaceBinding& binding, const Eigen::Vector3d& x,
+                        const std::optional<std::pair<double, double>>& guess);
 
 }  // namespace surfdb

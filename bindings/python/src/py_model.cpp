@@ -178,6 +178,20 @@ void bind_model(py::module_& m) {
       }, py::arg("model"), py::arg("data"), py::arg("time"), py::arg("state"),
       "Starts afresh from a saved (time, Data.state): contacts' memories and statistics too, so that\n"
       "a state restored twice runs on alike.");
+  py::class_<Snapshot>(m, "Snapshot", "Where a run was, for restore(model, data, snapshot): how it got there, not a copy.")
+      .def_property_readonly("time", [](const Snapshot& s) { return s.time; }, "s")
+      .def_property_readonly("steps", [](const Snapshot& s) { return s.steps; }, "accepted steps from the run's start");
+  m.def("save", [](const PyModel& model, PyData& d) { return save(*model.model, data_of(model, d)); },
+        py::arg("model"), py::arg("data"),
+        "Where the run is now, to come back to exactly with restore(model, data, snapshot); the run goes on untouched.");
+  m.def("restore", [](const PyModel& model, PyData& d, const Snapshot& snapshot) {
+        Data& data = data_of(model, d);
+        py::gil_scoped_release release;
+        restore(*model.model, data, snapshot);
+      }, py::arg("model"), py::arg("data"), py::arg("snapshot"),
+      "Back to a snapshot (of this model; this Data's or another's) by running its steps again from\n"
+      "the run's start (t = 0 or the last restore of a time and a state): the run on from here is the\n"
+      "one that went on from the save, bit for bit. Costs those steps.");
 }
 
 }  // namespace surfdb::python

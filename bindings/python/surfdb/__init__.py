@@ -24,12 +24,13 @@ except ModuleNotFoundError as e:  # the compiled module needs it too
                       "apt-get install python3-numpy, or pip install numpy") from e
 
 from ._surfdb import (Binding, BodyState, CadError, Contact, ContactResult, Data, Database, DegenerateGeometry, Error,
-                      FormatError, InitialPenetrationError, Model, Mount, ScenarioError, advance, convert, faces, reset,
-                      restore, simulate, step)
+                      FormatError, InitialPenetrationError, Model, Mount, ScenarioError, Snapshot, advance, convert,
+                      faces, reset, restore, save, simulate, step)
 
 __all__ = ["Binding", "BodyState", "CadError", "Contact", "ContactResult", "Data", "Database", "DegenerateGeometry",
            "Error", "FormatError", "InitialPenetrationError", "Model", "Mount", "Points", "PointsD1", "Projection",
-           "STATUS", "ScenarioError", "advance", "convert", "faces", "reset", "restore", "simulate", "step"]
+           "STATUS", "ScenarioError", "Snapshot", "advance", "convert", "faces", "reset", "restore", "save", "simulate",
+           "step"]
 
 #: Names of the query status codes in Points.status.
 STATUS = ("valid", "outside_domain", "invalid_cell")

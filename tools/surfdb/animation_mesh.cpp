@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "surfdb/formats/scalar.hpp"
+#include "surfdb/contact/mesh_from_tables.hpp"
 #include "surfdb/table/database.hpp"
 
 namespace surfdb::cli {
@@ -141,45 +141,14 @@ void add_square(MeshBuilder& m, const Eigen::Vector3d& normal, double half) {
   m.quad(corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1));
 }
 
-// The grid lines drawn of `count` along a parameter: every stride-th from the first, and the
-// last, at most `most` of them.
-std::vector<std::uint64_t> drawn_lines(std::uint64_t count, int most) {
-  const auto limit = static_cast<std::uint64_t>(std::max(most, 2));
-  const std::uint64_t stride = count <= limit ? 1 : (count - 1 + limit - 2) / (limit - 1);
-  std::vector<std::uint64_t> lines;
-  for (std::uint64_t i = 0; i + 1 < count; i += stride) lines.push_back(i);
-  lines.push_back(count - 1);
-  return lines;
-}
-
-// One table face from its drawn grid nodes (file unit, surface axes, scaled to m): a vertex per
-// valid node, two triangles per cell of the drawn grid whose four corners are valid. Rows of
-// records are released once read, so the face's pages do not stay resident.
+// One table face from its drawn grid nodes (face_grid: a vertex per valid node, two triangles per
+// cell of the drawn grid whose four corners are valid), scaled to m.
 void add_table_face(MeshBuilder& m, const Database& db, double meters_per_unit, int most) {
-  const Header& h = db.header();
-  const RecordLayout& l = h.layout;
-  const int x = column_offset(h, Column::x), nx = column_offset(h, Column::nx), flags = column_offset(h, Column::flags);
-  constexpr std::uint32_t kNone = ~std::uint32_t{0};
-  const std::vector<std::uint64_t> us = drawn_lines(l.u_points, most), vs = drawn_lines(l.v_points, most);
-  std::vector<std::uint32_t> previous(vs.size(), kNone), current(vs.size());
-  for (std::size_t a = 0; a < us.size(); ++a) {
-    for (std::size_t b = 0; b < vs.size(); ++b) {
-      const NodeIndex node{us[a], vs[b]};
-      const std::uint8_t* at = db.record(l.record_number(l.record_of_node(node))) +
-                               l.slot_of_node(node) * l.column_count * l.scalar_bytes;
-      const auto value = [&](int column) { return load_scalar(at, l.scalar_bytes, column); };
-      const bool valid = flags < 0 || (static_cast<std::uint32_t>(value(flags)) & point_flags::valid);
-      current[b] = valid ? m.vertex(meters_per_unit * Eigen::Vector3d(value(x), value(x + 1), value(x + 2)),
-                                    Eigen::Vector3d(value(nx), value(nx + 1), value(nx + 2)))
-                         : kNone;
-      const auto drawn = [](std::uint32_t v) { return v != kNone; };
-      if (a > 0 && b > 0 && drawn(previous[b - 1]) && drawn(previous[b]) && drawn(current[b - 1]) && drawn(current[b]))
-        m.quad(previous[b - 1], current[b - 1], current[b], previous[b]);
-    }
-    std::swap(previous, current);
-    const std::uint64_t row = us[a] / l.u_record_points;  // of records
-    if (a + 1 == us.size() || us[a + 1] / l.u_record_points != row) db.release(l.record_number({row, 0}), l.v_records);
-  }
+  const RecordLayout& l = db.header().layout;
+  const FaceGrid grid = face_grid(db, grid_lines(l.u_points, static_cast<std::uint64_t>(most)), grid_lines(l.v_points, static_cast<std::uint64_t>(most)), false);
+  const std::uint32_t first = m.next();
+  for (std::size_t k = 0; k < grid.points.size(); ++k) m.vertex(meters_per_unit * grid.points[k], grid.normals[k]);
+  for (const auto& t : grid.triangles) m.triangle(first + t[0], first + t[1], first + t[2]);
 }
 
 // A triangle mesh as it is, each triangle with its own three vertices and flat normal.

@@ -34,7 +34,12 @@ PolygonalContact::PolygonalContact(std::shared_ptr<const TriangleMesh> master, S
                                    ElasticFoundation law)
     : master_(std::move(master)), slave_(std::move(slave)), mount_master_(mount_master), mount_slave_(mount_slave),
       law_(law), visited_(master_->size(), 0), crossed_(master_->size(), 0), element_of_(master_->size(), 0),
-      crossed_edges_(master_->size(), 0), crossing_slave_(master_->size(), 0) {}
+      crossed_edges_(master_->size(), 0), crossing_slave_(master_->size(), 0) {
+  // At most an element per master triangle, each queued once: room for all, so that a patch
+  // growing over the mesh does not allocate while stepping.
+  elements_.reserve(master_->size());
+  queue_.reserve(master_->size());
+}
 
 const PolygonalContactResult& PolygonalContact::evaluate(const BodyState& i, const BodyState& j, Search search) {
   if (evaluated_ && search == evaluated_search_ && identical(i, evaluated_i_) && identical(j, evaluated_j_))

@@ -125,7 +125,8 @@ class PolygonalContact {
   BodyState evaluated_i_, evaluated_j_;  // the last evaluate()'s states and search, while evaluated_
   Search evaluated_search_ = Search::tree;
   bool evaluated_ = false;
-  // Buffers reused between evaluations.
+  // Buffers reused between evaluations: the elements and the queue sized for every master triangle
+  // at construction, the rest grown to the largest intersection so far.
   std::vector<IntersectionSegment> segments_;
   std::vector<ContactElement> elements_;
   std::vector<std::pair<std::int32_t, std::int32_t>> pair_stack_;

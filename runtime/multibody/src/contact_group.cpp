@@ -122,9 +122,31 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
 
 ContactGroup::ContactGroup(ContactPair pair) : name_(pair.name()), fixed_(std::move(pair)) {}
 
+namespace {
+
+// Per body (the ground first, then the model's bodies): the least body its fixed joints weld it
+// to, directly or through others (the ground as -1).
+std::vector<int> weld_clusters(const MultibodyModel& model) {
+  std::vector<int> root(model.bodies.size() + 1);
+  for (std::size_t b = 0; b < root.size(); ++b) root[b] = static_cast<int>(b) - 1;
+  const auto find = [&](int b) {
+    while (root[static_cast<std::size_t>(b + 1)] != b) b = root[static_cast<std::size_t>(b + 1)];
+    return b;
+  };
+  for (const Joint& joint : model.joints) {
+    if (joint.type != JointType::fixed) continue;
+    const int a = find(joint.body_i), b = find(joint.body_j);
+    root[static_cast<std::size_t>(std::max(a, b) + 1)] = std::min(a, b);
+  }
+  for (std::size_t b = 0; b < root.size(); ++b) root[b] = find(static_cast<int>(b) - 1);
+  return root;
+}
+
+}  // namespace
+
 ContactGroup::ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces, const MultibodyModel& model)
     : name_(spec.name), spec_(std::move(spec)), surfaces_(&surfaces), model_(&model), in_i_(surfaces.size()),
-      in_j_(surfaces.size()) {
+      in_j_(surfaces.size()), weld_(weld_clusters(model)) {
   for (int s : spec_.surfaces_i) in_i_[static_cast<std::size_t>(s)] = 1;
   for (int s : spec_.surfaces_j) in_j_[static_cast<std::size_t>(s)] = 1;
   for (std::size_t s = 0; s < surfaces.size(); ++s)
@@ -139,7 +161,7 @@ int ContactGroup::orientation(int a, int b) const {
   const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
   const ContactSurface& sa = (*surfaces_)[ua];
   const ContactSurface& sb = (*surfaces_)[ub];
-  if (sa.body == sb.body) return 0;
+  if (weld_[static_cast<std::size_t>(sa.body + 1)] == weld_[static_cast<std::size_t>(sb.body + 1)]) return 0;
   const bool ab = in_i_[ua] && in_j_[ub], ba = in_i_[ub] && in_j_[ua];
   if (ab && ba) return a < b ? 1 : -1;  // both orders match: once, the lower index as i
   return ab ? 1 : ba ? -1 : 0;

@@ -32,10 +32,21 @@ struct ContactGroupSpec {
 };
 
 /// The pair specification of surfaces a (as i) and b (as j) under a group's laws, the effective
-/// mass m_i m_j / (m_i + m_j) from the model's bodies (the ground's infinite). Throws
-/// std::invalid_argument when the two cannot make a pair (same body, or kinds no detector takes:
-/// tables pair with tables, a sphere (i) with anything but a mesh; under the elastic foundation,
-/// meshes and tables' grids with each other).
+/// mass m_i m_j / (m_i + m_j) from the model's bodies (the ground's infinite). The one place where
+/// two surface kinds choose their detector (ContactSpec::geometry, run by ContactPair::detect):
+///
+///   surface i  \  surface j   table / set          sphere, cavity, plane,   mesh
+///                                                  box, cylinder, cyl. cavity
+///   table / set              FreeformSurfaces       -                        -
+///                            (contact_manifold: face pairs, edges on faces)
+///   sphere                   SphereOnTables         AnalyticContact          -
+///                            (contact_manifold: the  (contact_primitives:
+///                            centre on faces, edges) ContactPair::detect)
+///   any other                -                      -                        -
+///   with the elastic foundation: table / set and mesh with each other, ArealMeshes
+///   (polygonal_contact, a table's grid as a mesh).
+///
+/// Throws std::invalid_argument when the two cannot make a pair (same body, or "-" above).
 ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSurface>& surfaces,
                       const MultibodyModel& model, int a, int b);
 
@@ -81,7 +92,9 @@ class ContactGroup {
   const ContactPair* single() const { return fixed_ ? &*fixed_ : nullptr; }
   ContactPair* single() { return fixed_ ? &*fixed_ : nullptr; }
 
-  /// Whether surfaces a and b are a candidate pair: +1 with a as i, -1 with b as i, 0 not.
+  /// Whether surfaces a and b are a candidate pair: +1 with a as i, -1 with b as i, 0 not (never
+  /// two surfaces of one body, or of bodies that fixed joints weld together: they cannot move
+  /// against each other, and bolted parts touch or overlap where the assembly put them).
   int orientation(int a, int b) const;
   /// Surfaces of the group without bounds (planes, cavities), each with the side it is on.
   const std::vector<std::pair<int, bool>>& unbounded() const { return unbounded_; }  // (surface, is side i)
@@ -134,6 +147,7 @@ class ContactGroup {
   const MultibodyModel* model_ = nullptr;
   std::optional<ContactPair> fixed_;
   std::vector<std::uint8_t> in_i_, in_j_;  // per scene surface
+  std::vector<int> weld_;                  // per body, the ground first: its weld cluster (weld_clusters)
   std::vector<std::pair<int, bool>> unbounded_;
   std::vector<Entry> entries_;
   std::vector<std::uint32_t> free_;      // entries without a pair

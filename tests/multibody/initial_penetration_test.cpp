@@ -117,3 +117,32 @@ TEST_CASE("initial penetration: a ball straddling a spherical cavity's wall from
   Scene clear = start(kRadius + 1e-4);  // wholly outside the cup: apart
   CHECK(check_initial_penetration(*clear.sim, clear.y.data()).empty());
 }
+
+TEST_CASE("initial penetration: a ball inside a solid box or cylinder is an error at any depth, its centre's included") {
+  // The box 100 x 100 x 20 mm and the cylinder of radius 50 mm, 20 mm long, both centred at the
+  // origin (top face z = 10 mm). A ball of radius 10 mm whose centre lies d below the top face
+  // (inside the solid) reaches R + d into it, the nearest face being the top for d < 10 mm.
+  // catches: a shape whose centre-inside case gives no contact (the ball starts as if apart and
+  // falls through), or the depth measured from the centre only.
+  AnalyticContact box;
+  box.shape = AnalyticContact::Shape::box;
+  box.box = {Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity(), Eigen::Vector3d(0.05, 0.05, 0.01)};
+  AnalyticContact cylinder;
+  cylinder.shape = AnalyticContact::Shape::cylinder;
+  cylinder.cylinder = {Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), 0.05, 0.02};
+  for (const AnalyticContact& shape : {box, cylinder})
+    for (const double d : {1e-3, 5e-3, 9.9e-3}) {
+      CAPTURE(static_cast<int>(shape.shape));
+      CAPTURE(d);
+      Scene s{ball_simulation({kMass, kRadius, kG}, shape, Hertz{kStiffness, kExponent}), std::vector<double>(kBodyStateSize)};
+      set_body_state(s.y.data(), 0, {0.01, 0.003, 0.01 - d}, Eigen::Quaterniond::Identity(), Eigen::Vector3d::Zero(),
+                     Eigen::Vector3d::Zero());
+      try {
+        check_initial_penetration(*s.sim, s.y.data());
+        FAIL("no error");
+      } catch (const InitialPenetrationError& e) {
+        const std::string text = e.what();  // the depth to four digits
+        CHECK(std::stod(text.substr(text.find("start ") + 6)) == relative(kRadius + d, 1e-3));
+      }
+    }
+}

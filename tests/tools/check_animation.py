@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads a `surfdb simulate --animation` output back, standard library only (xml.etree, base64,
 struct), and checks it against the run's time_series.csv, the independent record of the same
-instants: one instant per CSV row at the row's t; the surfaces where the CSV puts their bodies;
+instants: one instant per CSV row at the row's t; the bodies' surfaces where the CSV puts their
+bodies, the ground's written once (ground.vtp, part 2 of every instant);
 a contact point per point the CSV counts, at the midpoint of its points, with its indentation and
 force.
 
@@ -33,17 +34,37 @@ def check(condition, message):
 
 
 def read_collection(outdir):
-    """[(timestep text, surfaces file, contacts file)] in the collection's order."""
+    """[(timestep text, surfaces file, contacts file, ground file or None)] in the collection's order."""
     root = ET.parse(outdir / "animation.pvd").getroot()
     check(root.get("type") == "Collection" and root.get("byte_order") == "LittleEndian", "collection header")
     rows = [(d.get("timestep"), d.get("part"), d.get("name"), d.get("file")) for d in root.iter("DataSet")]
-    check(len(rows) % 2 == 0, "two data sets per instant")
     instants = []
-    for surfaces, contacts in zip(rows[::2], rows[1::2]):
-        check(surfaces[0] == contacts[0], f"one timestep for both parts: {surfaces}, {contacts}")
-        check(surfaces[1:3] == ("0", "surfaces") and contacts[1:3] == ("1", "contacts"), f"parts: {surfaces}, {contacts}")
-        instants.append((surfaces[0], outdir / surfaces[3], outdir / contacts[3]))
-    return instants
+    for row in rows:
+        if row[1:3] == ("0", "surfaces"):
+            instants.append([row[0], outdir / row[3], None, None])
+            continue
+        check(instants and row[0] == instants[-1][0], f"one timestep for the instant's parts: {row}")
+        if row[1:3] == ("1", "contacts"):
+            instants[-1][2] = outdir / row[3]
+        else:
+            check(row[1:4] == ("2", "ground", "animation/ground.vtp"), f"parts: {row}")
+            instants[-1][3] = outdir / row[3]
+    check(all(i[2] for i in instants), "a contacts part per instant")
+    check(len({i[3] for i in instants}) == 1, "the ground part at every instant or none")
+    return [tuple(i) for i in instants]
+
+
+def with_ground(counts, arrays, ground):
+    """The bodies' surfaces and the ground's (written once) as one mesh: the ground's points after
+    the bodies', its triangles' vertices offset by their count."""
+    if ground is None:
+        return counts, arrays
+    ground_counts, ground_arrays = ground
+    n = counts["NumberOfPoints"]
+    merged = {k: arrays[k] + ground_arrays[k] for k in ("Points", "Normals", "surface", "body")}
+    merged["connectivity"] = arrays["connectivity"] + [(v + n,) for (v,) in ground_arrays["connectivity"]]
+    polys = counts["NumberOfPolys"] + ground_counts["NumberOfPolys"]
+    return {"NumberOfPoints": n + ground_counts["NumberOfPoints"], "NumberOfPolys": polys}, merged
 
 
 def read_vtp(path):
@@ -166,13 +187,17 @@ def main(outdir, scene):
     header, rows = read_csv(outdir)
     instants = read_collection(outdir)
     check(len(instants) == len(rows), f"{len(instants)} instants, {len(rows)} CSV rows")
-    for (timestep, surfaces, contacts), row in zip(instants, rows):
+    ground = read_vtp(instants[0][3]) if instants and instants[0][3] else None
+    for (timestep, surfaces, contacts, _), row in zip(instants, rows):
         check(timestep == row["t"], f"timestep {timestep}, CSV t {row['t']}")
         what = f"t = {timestep}"
-        counts, arrays = read_vtp(surfaces)
-        check(len(arrays["surface"]) == len(arrays["body"]) == counts["NumberOfPolys"], f"{what}: cell data")
-        check([o[0] for o in arrays["offsets"]] == list(range(3, 3 * counts["NumberOfPolys"] + 1, 3)), f"{what}: offsets")
-        check(len(arrays["Normals"]) == counts["NumberOfPoints"], f"{what}: normals")
+        for counts, arrays in [read_vtp(surfaces)] + ([ground] if ground else []):
+            check(len(arrays["surface"]) == len(arrays["body"]) == counts["NumberOfPolys"], f"{what}: cell data")
+            check([o[0] for o in arrays["offsets"]] == list(range(3, 3 * counts["NumberOfPolys"] + 1, 3)), f"{what}: offsets")
+            check(len(arrays["Normals"]) == counts["NumberOfPoints"], f"{what}: normals")
+        check(all(b[0] >= 0 for b in read_vtp(surfaces)[1]["body"]), f"{what}: the ground's surfaces in a frame")
+        check(not ground or all(b[0] == -1 for b in ground[1]["body"]), "a body's surface in ground.vtp")
+        counts, arrays = with_ground(*read_vtp(surfaces), ground)
         {"drop": check_drop, "cup": check_cup, "cup_tables": check_cup_tables}[scene](row, arrays, float(timestep), what)
         counts, arrays = read_vtp(contacts)
         check(counts["NumberOfVerts"] == counts["NumberOfPoints"], f"{what}: a vertex cell per contact point")

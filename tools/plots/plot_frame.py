@@ -70,10 +70,19 @@ def view_box(triangles, surface):
     return centre - half, centre + half
 
 
+def with_ground(surfaces, ground):
+    """The bodies' surfaces and the ground's (part 2, written once) as one mesh."""
+    merged = {k: np.concatenate([surfaces[k], ground[k]]) for k in ("Points", "surface", "body")}
+    merged["connectivity"] = np.concatenate([surfaces["connectivity"], ground["connectivity"] + len(surfaces["Points"])])
+    return merged
+
+
 def main(outdir):
     outdir = Path(outdir)
     t, files = last_instant(outdir / "animation.pvd")
     surfaces = read_vtp(files[0])
+    if len(files) > 2:
+        surfaces = with_ground(surfaces, read_vtp(files[2]))
     points = surfaces["Points"]
     triangles = points[surfaces["connectivity"].reshape(-1, 3)]
     low, high = view_box(triangles, surfaces["surface"][:, 0])

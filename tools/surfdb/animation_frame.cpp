@@ -3,7 +3,6 @@
 #include <numeric>
 #include <optional>
 
-#include "animation_mesh.hpp"
 #include "surfdb/multibody/multibody_state.hpp"
 #include "vtk_xml.hpp"
 
@@ -45,22 +44,34 @@ AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0) {
   for (const ContactSurface& s : surfaces)
     if (const std::optional<Sphere> e = world_extent(s, pose_of(y0, s.body))) extents.push_back(*e);
   std::vector<SurfaceMesh> meshes;
-  Eigen::Index points = 0;
-  std::size_t triangles = 0;
-  for (const ContactSurface& s : surfaces) {
+  std::vector<std::size_t> on_bodies, on_ground;
+  for (std::size_t k = 0; k < surfaces.size(); ++k) {
+    const ContactSurface& s = surfaces[k];
     const Pose pose = pose_of(y0, s.body);
     const bool plane = s.kind == ContactSurface::Kind::plane;
     const double half_side = plane ? plane_half_side(pose.r + pose.A * s.mount.offset, extents) : 0;
     meshes.push_back(tessellate(s, half_side));
-    points += static_cast<Eigen::Index>(meshes.back().points.size());
-    triangles += meshes.back().triangles.size();
+    (s.body == kGround ? on_ground : on_bodies).push_back(k);
+  }
+  bodies_.make(surfaces, meshes, on_bodies);
+  ground_.make(surfaces, meshes, on_ground);
+  if (!on_ground.empty()) ground_.write(y0, ground_text_);
+}
+
+void AnimationFrame::Layer::make(const std::vector<ContactSurface>& surfaces, const std::vector<SurfaceMesh>& meshes,
+                                 const std::vector<std::size_t>& which) {
+  Eigen::Index points = 0;
+  std::size_t triangles = 0;
+  for (const std::size_t k : which) {
+    points += static_cast<Eigen::Index>(meshes[k].points.size());
+    triangles += meshes[k].triangles.size();
   }
   body_points_.resize(3, points), world_points_.resize(3, points);
   body_normals_.resize(3, points), world_normals_.resize(3, points);
   std::vector<std::int32_t> connectivity, surface_of, body_of;  // per triangle: 3 vertices, 1, 1
   connectivity.reserve(3 * triangles), surface_of.reserve(triangles), body_of.reserve(triangles);
   Eigen::Index begin = 0;
-  for (std::size_t k = 0; k < surfaces.size(); ++k) {
+  for (const std::size_t k : which) {
     const SurfaceMesh& mesh = meshes[k];
     const auto count = static_cast<Eigen::Index>(mesh.points.size());
     placements_.push_back({surfaces[k].body, begin, count});
@@ -75,12 +86,12 @@ AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0) {
     }
     begin += count;
   }
-  make_surface_text(connectivity, surface_of, body_of);
+  make_text(connectivity, surface_of, body_of);
 }
 
 // The text before the normals, between the normals and the points, and after the points.
-void AnimationFrame::make_surface_text(std::span<const std::int32_t> connectivity,
-                                       std::span<const std::int32_t> surface_of, std::span<const std::int32_t> body_of) {
+void AnimationFrame::Layer::make_text(std::span<const std::int32_t> connectivity,
+                                      std::span<const std::int32_t> surface_of, std::span<const std::int32_t> body_of) {
   const std::size_t triangles = surface_of.size();
   std::vector<std::int32_t> offsets(triangles);
   for (std::size_t k = 0; k < triangles; ++k) offsets[k] = static_cast<std::int32_t>(3 * (k + 1));
@@ -101,7 +112,7 @@ void AnimationFrame::make_surface_text(std::span<const std::int32_t> connectivit
   vtk::append_poly_data_end(after_points_);
 }
 
-const std::string& AnimationFrame::surfaces(const double* y) {
+void AnimationFrame::Layer::write(const double* y, std::string& out) {
   for (const Placement& p : placements_) {
     const Pose pose = pose_of(y, p.body);
     auto points = world_points_.middleCols(p.begin, p.count);
@@ -110,11 +121,15 @@ const std::string& AnimationFrame::surfaces(const double* y) {
     points.colwise() += pose.r;
     normals.noalias() = pose.A.cast<float>() * body_normals_.middleCols(p.begin, p.count);
   }
-  text_.assign(before_normals_);
-  vtk::append_binary(text_, bytes_of(world_normals_));
-  text_.append(before_points_);
-  vtk::append_binary(text_, bytes_of(world_points_));
-  text_.append(after_points_);
+  out.assign(before_normals_);
+  vtk::append_binary(out, bytes_of(world_normals_));
+  out.append(before_points_);
+  vtk::append_binary(out, bytes_of(world_points_));
+  out.append(after_points_);
+}
+
+const std::string& AnimationFrame::surfaces(const double* y) {
+  bodies_.write(y, text_);
   return text_;
 }
 

@@ -2,10 +2,11 @@
 // (vtk_xml.hpp): the scene's surfaces at the bodies' poses, and the contact points with their
 // forces.
 //
-// Surfaces: every surface of Simulation::surfaces() in one triangle mesh, tessellated once in its
-// body's axes (animation_mesh.hpp). A frame moves the points and their normals to the poses; the
-// rest (triangles, cell data `surface` and `body`) is text made once, so a frame allocates nothing
-// once its buffers have grown. Point data `Normals` (unit, world).
+// Surfaces: the surfaces of Simulation::surfaces() on bodies in one triangle mesh, tessellated
+// once in their bodies' axes (animation_mesh.hpp); those on the ground in another, made once. A
+// frame moves the bodies' points and their normals to the poses; the rest (triangles, cell data
+// `surface`, the index into Simulation::surfaces(), and `body`) is text made once, so a frame
+// allocates nothing once its buffers have grown. Point data `Normals` (unit, world).
 //
 // Contacts: a vertex per contact point that carries force at the simulation's last evaluation
 // (that of the output instant: RunObserver::output), at the midpoint of the two surfaces'
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "animation_mesh.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
 namespace surfdb::cli {
@@ -30,26 +32,41 @@ class AnimationFrame {
   /// state y0 (plane_half_side()).
   AnimationFrame(const Simulation& sim, const double* y0);
 
-  /// The surfaces at the bodies' poses in state y. The text stays valid until the next call.
+  /// The surfaces on bodies at the bodies' poses in state y. Valid until the next call.
   const std::string& surfaces(const double* y);
+  /// The surfaces on the ground (world), whatever the state; empty when there are none.
+  const std::string& ground_surfaces() const { return ground_text_; }
   /// The contact points of the simulation's last evaluation. Valid until the next call.
   const std::string& contacts(const Simulation& sim);
 
  private:
-  struct Placement {  // a run of the mesh's points on one body
-    int body = kGround;
-    Eigen::Index begin = 0, count = 0;
+  // Surfaces as one mesh, in their bodies' axes, and the text of a frame of it.
+  class Layer {
+   public:
+    /// Surfaces `which` (indices into `surfaces`) of their tessellations `meshes`.
+    void make(const std::vector<ContactSurface>& surfaces, const std::vector<SurfaceMesh>& meshes,
+              const std::vector<std::size_t>& which);
+    /// The mesh at the bodies' poses in state y, as `out`'s text.
+    void write(const double* y, std::string& out);
+
+   private:
+    struct Placement {  // a run of the mesh's points on one body
+      int body = kGround;
+      Eigen::Index begin = 0, count = 0;
+    };
+    void make_text(std::span<const std::int32_t> connectivity, std::span<const std::int32_t> surface_of,
+                   std::span<const std::int32_t> body_of);
+
+    std::vector<Placement> placements_;
+    Eigen::Matrix3Xd body_points_, world_points_;    // m
+    Eigen::Matrix3Xf body_normals_, world_normals_;  // unit
+    std::string before_normals_, before_points_, after_points_;  // the frame's text that never changes
   };
-  void make_surface_text(std::span<const std::int32_t> connectivity, std::span<const std::int32_t> surface_of,
-                         std::span<const std::int32_t> body_of);
   void append_contact_point(int contact, const ContactResult& result, const ContactForces& forces);
   void append_element(int contact, const ContactElement& element);  // a polygonal contact's element
 
-  // Surfaces
-  std::vector<Placement> placements_;
-  Eigen::Matrix3Xd body_points_, world_points_;    // m
-  Eigen::Matrix3Xf body_normals_, world_normals_;  // unit
-  std::string before_normals_, before_points_, after_points_;  // the frame's text that never changes
+  Layer bodies_, ground_;
+  std::string ground_text_;
   // Contacts, per frame
   std::vector<double> contact_points_, normal_forces_, friction_forces_, indentations_;  // m, N, N, m
   std::vector<std::int32_t> contact_of_, counting_;  // counting_: 0, 1, 2, ... for the vertex cells

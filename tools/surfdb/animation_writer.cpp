@@ -16,7 +16,7 @@ namespace {
 // What this writer names the files of OUTDIR/animation.
 bool is_frame_name(const std::string& name) {
   static const std::regex pattern(R"((frame|contacts)_[0-9]{6,}\.vtp)");
-  return std::regex_match(name, pattern);
+  return name == "ground.vtp" || std::regex_match(name, pattern);
 }
 
 // Throws unless writing the collection and replacing the directory destroy nothing but an earlier
@@ -112,6 +112,15 @@ void AnimationWriter::output(const Simulation& sim, double t, const double* y, d
     write_file(path_, surfaces ? frame_.surfaces(y) : frame_.contacts(sim), directory_, name);
     std::fprintf(collection_.get(), "    <DataSet timestep=\"%s\" part=\"%d\" name=\"%s\" file=\"animation/%s\"/>\n",
                  time, surfaces ? 0 : 1, surfaces ? "surfaces" : "contacts", name);
+  }
+  if (!frame_.ground_surfaces().empty()) {
+    if (frames_ == 0) {
+      path_.resize(staging_prefix_);
+      path_.append("ground.vtp");
+      write_file(path_, frame_.ground_surfaces(), directory_, "ground.vtp");
+    }
+    std::fprintf(collection_.get(), "    <DataSet timestep=\"%s\" part=\"2\" name=\"ground\" file=\"animation/ground.vtp\"/>\n",
+                 time);
   }
   ++frames_;
 }

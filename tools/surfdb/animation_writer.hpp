@@ -1,10 +1,13 @@
 // `surfdb simulate --animation`: a ParaView time series of the run, written at the output instants
 // (those of time_series.csv's rows).
 //
-//   OUTDIR/animation.pvd                  the collection: per instant two data sets with
-//                                         timestep = t (s), part 0 "surfaces", part 1 "contacts"
-//   OUTDIR/animation/frame_NNNNNN.vtp     the surfaces at instant NNNNNN (animation_frame.hpp)
+//   OUTDIR/animation.pvd                  the collection: per instant data sets with timestep =
+//                                         t (s), part 0 "surfaces", part 1 "contacts" and, when
+//                                         the ground has surfaces, part 2 "ground"
+//   OUTDIR/animation/frame_NNNNNN.vtp     the bodies' surfaces at instant NNNNNN (animation_frame.hpp)
 //   OUTDIR/animation/contacts_NNNNNN.vtp  the contact points and forces at that instant
+//   OUTDIR/animation/ground.vtp           the ground's surfaces, which never move: written once,
+//                                         every instant's part 2
 //
 // The frames go into a hidden temporary directory beside OUTDIR/animation, which replaces it whole
 // when the run ends; then the collection is renamed into place, listing them. A failed,

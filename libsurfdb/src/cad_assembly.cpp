@@ -255,11 +255,16 @@ std::uint32_t CadAssembly::part_index(const std::string& name) const {
   throw CadError(file_name() + ": no part named '" + name + "' (the parts are " + names + ")");
 }
 
-CadModel CadAssembly::part_model(std::uint32_t part, const Placement& frame) const {
+gp_Trsf transformation(const Placement& p) {
   gp_Trsf t;
-  const Eigen::Matrix3d& r = frame.rotation;
-  const Eigen::Vector3d& o = frame.translation;
+  const Eigen::Matrix3d& r = p.rotation;
+  const Eigen::Vector3d& o = p.translation;
   t.SetValues(r(0, 0), r(0, 1), r(0, 2), o[0], r(1, 0), r(1, 1), r(1, 2), o[1], r(2, 0), r(2, 1), r(2, 2), o[2]);
+  return t;
+}
+
+CadModel CadAssembly::part_model(std::uint32_t part, const Placement& frame) const {
+  gp_Trsf t = transformation(frame);
   t.Invert();
   const TopoDS_Shape moved = impl_->shapes.at(part).Moved(TopLoc_Location(t));
   return CadModelFaces::from_shape(moved, impl_->parts[part].name + ".step", impl_->kind, LengthUnit::millimetre);

@@ -1,9 +1,11 @@
 // The OpenCASCADE side of a CadAssembly: each part's shape in its own coordinates, shared by the
-// structure reader (cad_assembly.cpp) and the mass properties (part_mass_properties.cpp).
+// structure reader (cad_assembly.cpp), the mass properties (part_mass_properties.cpp) and the
+// instances' contacts (instance_contacts.cpp).
 #pragma once
 
 #include <GProp_GProps.hxx>
 #include <TopoDS_Shape.hxx>
+#include <gp_Trsf.hxx>
 
 #include <filesystem>
 #include <string>
@@ -21,6 +23,9 @@ struct CadAssembly::Impl {
   std::vector<TopoDS_Shape> shapes;  // per part, in part coordinates
   std::vector<AssemblyInstance> instances;
 };
+
+/// The placement as OpenCASCADE's transformation.
+gp_Trsf transformation(const Placement& p);
 
 /// True when every shell of the solid closes (each edge shared by two faces): it bounds a volume.
 bool closed_solid(const TopoDS_Shape& solid);

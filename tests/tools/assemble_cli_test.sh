@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # From a CAD assembly to a scene, from the command line: an assembly written with XCAF (a base and
 # loose parts 2 mm above it, one part used twice) listed and assembled; assembly.json against the
-# closed forms; the scene runs as written and the parts come to rest on the base; the same input
+# closed forms; the scene runs as written and the parts come to rest on the base; parts that touch
+# in the assembly fastened; the same input
 # gives the same bytes; `mesh --part` meshes one part alone; bad input (no solids, bad densities, names matching nothing, an output
 # that exists) is one line, exit 1 and nothing left behind, so is an interrupted run.
 # Usage: assemble_cli_test.sh PATH/TO/surfdb PATH/TO/make_test_assembly CAD_DIR
@@ -111,6 +112,37 @@ for body, rest in (("block_1", 0.005), ("block_2", 0.005), ("puck_1", 0.004)):
 assert s["energy"]["dissipated"] > 0
 PY
 then ok; else bad "the generated scene: $(cat "$dir/err")"; fi
+
+# Parts that touch where the assembly places them are fastened: the bracket standing on the fixed
+# base and the pin pressed into the bracket's hole (20 um into its wall) are
+# welded by fixed joints, a spanning forest (the pin-bracket pair closes a loop: no joint); the
+# loose puck falls onto the bracket and rests there while the welded parts stay put. --loose
+# fastens nothing, and that scene is refused at t = 0 for the pin inside the bracket's wall.
+if "$surfdb" assemble "$dir/bolted.step" -o "$dir/f" --material steel --ground base 2>"$dir/err" &&
+   [ "$(grep -c '^type = "fixed"' "$dir/f/scene.toml")" = 2 ] &&
+   python3 -c "
+import json
+assert json.load(open('$dir/f/assembly.json'))['fastened'] == [['base_1', 'bracket_1'], ['base_1', 'pin_1']]" &&
+   "$surfdb" simulate "$dir/f/scene.toml" -o "$dir/frun" --end-time 0.04 --no-plots -q 2>>"$dir/err" &&
+   python3 - "$dir/frun" <<'PY'
+import csv, json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["status"] == "ok", s["warnings"]
+rows = list(csv.DictReader(open(sys.argv[1] + "/time_series.csv")))
+first, last = rows[0], rows[-1]
+z, vz = float(last["puck_1_z"]), float(last["puck_1_vz"])
+assert abs(z - 0.0225) < 1e-5 and abs(vz) < 1e-3, (z, vz)  # on the bracket's top (20 mm), half its 5 mm up
+for body in ("bracket_1", "pin_1"):
+    for axis in "xyz":
+        key = body + "_" + axis
+        assert abs(float(last[key]) - float(first[key])) < 1e-7, (key, first[key], last[key])
+PY
+then ok; else bad "fastened parts: $(cat "$dir/err")"; fi
+"$surfdb" assemble "$dir/bolted.step" -o "$dir/g" --material steel --ground base --loose 2>"$dir/err"
+if ! grep -q '^type = "fixed"' "$dir/g/scene.toml" &&
+   ! "$surfdb" simulate "$dir/g/scene.toml" -o "$dir/grun" --end-time 0.01 --no-plots -q 2>"$dir/err" &&
+   grep -q "inside each other" "$dir/err" && [ ! -e "$dir/grun" ]; then ok
+else bad "--loose: the pin in its hole was not refused: $(cat "$dir/err")"; fi
 
 # --contacts pairs parts by name patterns, --density NAME=RHO per part.
 if "$surfdb" assemble "$dir/drop.step" -o "$dir/c" --density 1000 --density 'puck=2000' --contacts 'block:base' \

@@ -2,8 +2,11 @@
 // XCAF: drop.step, loose parts held apart above a fixed base (a block used twice, a puck of brass,
 // a material the file carries), and
 // surface.step, a part given as a shell only (a surface model, no solid); huge.step, the base
-// beside a block 200 m long (a part drawn in the wrong unit).
+// beside a block 200 m long (a part drawn in the wrong unit); bolted.step, the base with a
+// bracket standing on it, a pin pressed into the bracket's hole (20 um wider than the hole) and
+// a puck 2 mm above the bracket.
 //   make_test_assembly DIR
+#include <BRepAlgoAPI_Cut.hxx>
 #include <BRepPrimAPI_MakeBox.hxx>
 #include <Message.hxx>
 #include <Message_Messenger.hxx>
@@ -29,7 +32,7 @@ gp_Trsf moved(double x, double y, double z, double turn = 0) {
   return t * r;
 }
 
-enum class Variant { drop, surface_model, huge };
+enum class Variant { drop, surface_model, huge, bolted };
 
 bool write(const std::string& path, Variant variant) {
   Handle(TDocStd_Document) doc;
@@ -48,6 +51,18 @@ bool write(const std::string& path, Variant variant) {
   if (variant == Variant::surface_model) {
     const TDF_Label skin = part(BRepPrimAPI_MakeBox(20, 20, 20).Shell(), "Skin");
     tool->AddComponent(top, skin, TopLoc_Location(moved(0, 0, 2)));
+  } else if (variant == Variant::bolted) {
+    // The bracket 40 x 40 x 20 on the base's top, a hole of radius 4 through it at x = 10; the
+    // pin (radius 4.02, a press fit) 30 long from the base's top up through the hole; the puck
+    // over the bracket's other half.
+    const TopoDS_Shape box = BRepPrimAPI_MakeBox(gp_Pnt(-20, -20, 0), 40, 40, 20).Shape();
+    const TopoDS_Shape hole = BRepPrimAPI_MakeCylinder(gp_Ax2(gp_Pnt(10, 0, -1), gp_Dir(0, 0, 1)), 4, 22).Shape();
+    const TDF_Label bracket = part(BRepAlgoAPI_Cut(box, hole).Shape(), "Bracket");
+    const TDF_Label pin = part(BRepPrimAPI_MakeCylinder(4.02, 30).Shape(), "Pin");
+    const TDF_Label puck = part(BRepPrimAPI_MakeCylinder(6, 5).Shape(), "Puck");
+    tool->AddComponent(top, bracket, TopLoc_Location());
+    tool->AddComponent(top, pin, TopLoc_Location(moved(10, 0, 0)));
+    tool->AddComponent(top, puck, TopLoc_Location(moved(-8, 0, 22)));
   } else if (variant == Variant::huge) {
     const TDF_Label beam = part(BRepPrimAPI_MakeBox(200000, 100, 100).Shape(), "Beam");
     tool->AddComponent(top, beam, TopLoc_Location(moved(0, 0, 2)));
@@ -78,7 +93,7 @@ int main(int argc, char** argv) {
   Message::DefaultMessenger()->ChangePrinters().Clear();  // the writer's statistics, not wanted
   const std::string dir = argv[1];
   return write(dir + "/drop.step", Variant::drop) && write(dir + "/surface.step", Variant::surface_model) &&
-                 write(dir + "/huge.step", Variant::huge)
+                 write(dir + "/huge.step", Variant::huge) && write(dir + "/bolted.step", Variant::bolted)
              ? 0
              : 1;
 }

@@ -2,8 +2,10 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "commands.hpp"
 #include "number_format.hpp"
@@ -119,6 +121,38 @@ void add_contact_pairs(const CadAssembly& a, const std::string& option, Assembly
     }
 }
 
+// The instances' weld clusters (the ground's: index n) joined along the touching pairs; the pairs
+// that join two clusters are the welds.
+class WeldForest {
+ public:
+  explicit WeldForest(const std::vector<BodyPlan>& bodies) : root_(bodies.size() + 1) {
+    const std::size_t ground = bodies.size();
+    for (std::size_t k = 0; k <= ground; ++k) root_[k] = k < ground && bodies[k].ground ? ground : k;
+  }
+  std::size_t find(std::size_t k) const {
+    while (root_[k] != k) k = root_[k];
+    return k;
+  }
+  bool join(std::size_t i, std::size_t j) {
+    std::size_t a = find(i), b = find(j);
+    if (a == b) return false;
+    if (b == root_.size() - 1) std::swap(a, b);  // the ground stays a root
+    root_[b] = a;
+    return true;
+  }
+
+ private:
+  std::vector<std::size_t> root_;
+};
+
+void fasten_touching(const CadAssembly& a, const AssembleOptions& o, AssemblyPlan& plan) {
+  if (o.fasten_gap < 0) return;
+  WeldForest forest(plan.bodies);
+  for (const auto& [i, j] : a.touching_instances(o.fasten_gap))
+    if (forest.join(i, j)) plan.welds.emplace_back(i, j);
+  std::erase_if(plan.contact_pairs, [&](const auto& p) { return forest.find(p.first) == forest.find(p.second); });
+}
+
 }  // namespace
 
 Material material_named(const std::string& name) {
@@ -153,8 +187,9 @@ AssemblyPlan plan_assembly(const CadAssembly& a, const AssembleOptions& o) {
   }
   plan.every_pair = o.contacts.empty();
   for (const std::string& option : o.contacts) add_contact_pairs(a, option, plan);
+  fasten_touching(a, o, plan);
   if (!plan.every_pair && plan.contact_pairs.empty())
-    throw std::runtime_error("--contacts: the patterns pair no two instances of different bodies");
+    throw std::runtime_error("--contacts: the patterns pair no two instances of different bodies that are not fastened");
   return plan;
 }
 

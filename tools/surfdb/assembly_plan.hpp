@@ -28,6 +28,9 @@ struct AssembleOptions {
   std::vector<std::string> masses;         // "GLOB=KG": the parts' masses, over their densities
   std::vector<std::string> ground;         // part or instance names (globs) fixed to the ground
   std::vector<std::string> contacts;       // "GLOB:GLOB" pairs of part names; none: every pair
+  /// Instances whose shapes come within this of each other (mm) are fastened: welded by fixed
+  /// joints, never in contact; negative: none fastened.
+  double fasten_gap = 0.01;
   Eigen::Vector3d gravity{0, 0, -9.81};    // m/s^2
 };
 
@@ -49,9 +52,14 @@ struct BodyPlan {
 struct AssemblyPlan {
   std::vector<PartPlan> parts;    // one per part of the assembly, in its order
   std::vector<BodyPlan> bodies;   // one per instance, in its order
-  /// Pairs of instances (indices) whose surfaces are in contact; empty with every_pair.
+  /// Pairs of instances (indices) whose surfaces are in contact; empty with every_pair. Never two
+  /// instances that fixed joints weld together.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> contact_pairs;
   bool every_pair = true;
+  /// Fixed joints between instances (indices) that touch where the assembly places them: a
+  /// spanning forest of the touching pairs, so that no joint is redundant; a grounded instance
+  /// stands for the ground, and two grounded ones need none.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> welds;
 };
 
 /// Throws std::runtime_error naming the value for a density that is not positive and finite, a

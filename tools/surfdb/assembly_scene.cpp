@@ -98,6 +98,21 @@ void write_bodies(std::ostringstream& out, const CadAssembly& a, const AssemblyP
   }
 }
 
+// A fixed joint per weld, at the loose body's centre of mass; a grounded instance is the ground.
+void write_welds(std::ostringstream& out, const CadAssembly& a, const AssemblyPlan& plan) {
+  for (const auto& [i, j] : plan.welds) {
+    const BodyPlan &bi = plan.bodies[i], &bj = plan.bodies[j];
+    const std::string& ni = a.instances()[i].name;
+    const std::string& nj = a.instances()[j].name;
+    out << "[[joint]]   # they touch where the assembly places them: fastened\n"
+        << "name = " << quoted("fasten-" + ni + "-" + nj) << "\n"
+        << "type = \"fixed\"\n"
+        << "body_i = " << quoted(bi.ground ? "ground" : ni) << "\n"
+        << "body_j = " << quoted(bj.ground ? "ground" : nj) << "\n"
+        << "point = " << vector_text(bj.ground ? bi.position : bj.position) << "   # m\n\n";
+  }
+}
+
 void write_contact(std::ostringstream& out, const std::string& name, const std::string& i, const std::string& j,
                    const ContactLaw& law, const SceneSettings& s) {
   out << "[[contact]]\n"
@@ -125,6 +140,7 @@ std::string scene_toml(const CadAssembly& a, const AssemblyPlan& plan, const Ass
       << "# docs/assembly.md says how to edit it: joints between parts, materials, contacts.\n\n";
   write_simulation(out, o, s);
   write_bodies(out, a, plan);
+  write_welds(out, a, plan);
   const ContactLaw law = contact_law(plan, s, o.gravity.norm());
   if (plan.every_pair) {
     write_contact(out, "parts", "*", "*", law, s);
@@ -164,6 +180,8 @@ std::string assembly_json(const CadAssembly& a, const AssemblyPlan& plan) {
                               {"orientation", {q.w(), q.x(), q.y(), q.z()}},
                               {"ground", b.ground}});
   }
+  j["fastened"] = nlohmann::ordered_json::array();
+  for (const auto& [i, k] : plan.welds) j["fastened"].push_back({a.instances()[i].name, a.instances()[k].name});
   return j.dump(2) + "\n";
 }
 

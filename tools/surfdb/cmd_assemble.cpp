@@ -26,6 +26,8 @@ struct AssembleArgs {
   std::vector<double> gravity{0, 0, -9.81};
   double spacing = 0, deflection = 0, foundation_stiffness = 0, damping_ratio = 1, friction = 0.3;
   double end_time = 1;
+  double fasten_gap = 0.01;  // mm
+  bool loose = false;
   unsigned threads = 0;
 };
 
@@ -49,6 +51,7 @@ AssembleOptions options_from(const AssembleArgs& a) {
   o.masses = a.masses;
   o.ground = a.ground;
   o.contacts = a.contacts;
+  o.fasten_gap = a.loose ? -1 : a.fasten_gap;
   o.gravity = Eigen::Vector3d(a.gravity[0], a.gravity[1], a.gravity[2]);
   return o;
 }
@@ -134,9 +137,9 @@ void assemble(const AssembleArgs& a, const CLI::App& cmd) {
   const std::uint64_t bytes = mesh_and_write(parts, a, scene, json);
   std::size_t bodies = 0;
   for (const BodyPlan& b : plan.bodies) bodies += b.ground ? 0 : 1;
-  spdlog::info("wrote {} ({}): {}, {} {} and {} fixed; run it with: surfdb simulate {}/scene.toml -o OUT", a.output,
+  spdlog::info("wrote {} ({}): {}, {} {} and {} fixed, {}; run it with: surfdb simulate {}/scene.toml -o OUT", a.output,
                format_size(bytes), count_of(parts.size(), "part"), bodies, bodies == 1 ? "body" : "bodies",
-               plan.bodies.size() - bodies, a.output);
+               plan.bodies.size() - bodies, count_of(plan.welds.size(), "fixed joint"), a.output);
 }
 
 void run(const AssembleArgs& a, const CLI::App& cmd) {
@@ -165,6 +168,10 @@ void add_assemble_command(CLI::App& app) {
       ->allow_extra_args(false);
   cmd->add_option("--contacts", args->contacts, "Only these pairs touch: \"A:B\" globs of part names; repeatable")
       ->allow_extra_args(false);
+  cmd->add_option("--fasten-gap", args->fasten_gap,
+                  "Instances this close (mm) are fastened: welded by fixed joints, not in contact")
+      ->capture_default_str()->check(positive_number());
+  cmd->add_flag("--loose", args->loose, "Fasten no instances: every pair may touch, those placed touching refuse to start");
   cmd->add_option("--gravity", args->gravity, "Gravity X Y Z, m/s^2")->expected(3)->check(finite_number())->capture_default_str();
   cmd->add_option("--spacing", args->spacing, "Table node spacing, mm (default: each part's box diagonal / 100)")
       ->check(positive_number());

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "surfdb/formats/surface_set.hpp"
@@ -84,6 +85,13 @@ class CadAssembly {
   /// faces as a shell of uniform areal density (BRepGProp's surface integrals). Throws CadError
   /// for a mass that is not positive and finite, and for a part of no volume and no area.
   MassProperties mass_properties_for_mass(std::uint32_t part, double mass) const;
+
+  /// Pairs of instances (indices, i < j) that touch or overlap where the assembly places them:
+  /// their shapes come within `gap` (length unit) of each other (BRepExtrema_DistShapeShape, on
+  /// the pairs whose boxes grown by `gap` overlap). Bolted parts touch (a bolt in its hole, a
+  /// bracket on a plate); loose parts placed apart do not. A solid wholly inside another, its
+  /// boundary apart from the other's, is not found.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> touching_instances(double gap) const;
 
   /// The part's geometry with every point x written as frame_inverse(x): `frame` places the new
   /// axes in part coordinates (a body frame: origin at the centre of mass, principal axes). Its

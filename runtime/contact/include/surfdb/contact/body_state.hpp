@@ -1,5 +1,6 @@
-// Rigid-body poses and velocities as the contact code receives them, and where a surface sits in
-// its body. SI units: metres, seconds, radians.
+// The small value types of a rigid body that every stage passes on: its pose and velocities as the
+// contact code receives them, its accelerations, the load applied to it, and where a surface sits
+// in it. SI units: metres, seconds, radians, newtons.
 #pragma once
 
 #include <Eigen/Core>
@@ -23,6 +24,18 @@ struct BodyState {
   Eigen::Vector3d point_velocity(const Eigen::Vector3d& x) const {
     return velocity + angular_velocity.cross(x - pose.r);
   }
+};
+
+/// A body's accelerations, world axes: its reference point's (m/s^2) and angular (rad/s^2).
+struct BodyAcceleration {
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+};
+
+/// External load on a body: force at its centre of mass and torque, both world axes (N, N m).
+struct BodyLoad {
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
+  Eigen::Vector3d torque = Eigen::Vector3d::Zero();
 };
 
 /// Whether two states are the same bit for bit, the key under which a detector keeps its last

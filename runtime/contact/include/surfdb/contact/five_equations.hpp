@@ -31,12 +31,6 @@
 
 namespace surfdb {
 
-/// A body's accelerations, world axes: its reference point's (m/s^2) and angular (rad/s^2).
-struct BodyAcceleration {
-  Eigen::Vector3d linear = Eigen::Vector3d::Zero();
-  Eigen::Vector3d angular = Eigen::Vector3d::Zero();
-};
-
 /// The two contact points' jets (surface_jet.hpp) placed in the world (metres, world axes), and
 /// the parameters' rates (u_i', v_i', u_j', v_j').
 struct ContactJets {

@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "surfdb/contact/body_state.hpp"
 #include "surfdb/multibody/envelope_cholesky.hpp"
 #include "surfdb/multibody/joint_constraints.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
@@ -22,12 +23,6 @@
 #include "surfdb/multibody/welded_bodies.hpp"
 
 namespace surfdb {
-
-/// External load on a body: force at its centre of mass and torque, both world axes (N, N m).
-struct BodyLoad {
-  Eigen::Vector3d force = Eigen::Vector3d::Zero();
-  Eigen::Vector3d torque = Eigen::Vector3d::Zero();
-};
 
 struct Stabilisation {
   double alpha = 20;   // 1/s, velocity-level Baumgarte gain

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace surfdb {
+#include "surfdb/contact/body_state.hpp"
 
-struct BodyLoad;
+namespace surfdb {
 
 /// Its force has magnitude stiffness (L - free_length), L the distance between the two points,
 /// along the line between them: it pulls them together when L > free_length, pushes them apart

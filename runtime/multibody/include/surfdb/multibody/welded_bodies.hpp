@@ -18,11 +18,10 @@
 #include <Eigen/Geometry>
 #include <vector>
 
+#include "surfdb/contact/body_state.hpp"
 #include "surfdb/multibody/multibody_model.hpp"
 
 namespace surfdb {
-
-struct BodyLoad;  // dynamics.hpp
 
 class WeldedBodies {
  public:

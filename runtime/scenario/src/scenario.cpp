@@ -49,14 +49,13 @@ constexpr double kDriverStartTolerance = 1e-12;
 
 }  // namespace
 
-Scenario ScenarioReader::read() {
-  toml::table root = parse_scenario_file(path_);
+Scenario ScenarioReader::read(toml::table root) {
   apply_overrides(root, overrides_);
   r_.only(root, scenario_keys::kTables, "scenario");
   check_finite(root, "");
   read_simulation(root);
   const toml::array* body_list = r_.tables(root, "body");
-  if (!body_list) throw ScenarioError(path_.string() + ": no [[body]]");
+  if (!body_list) throw ScenarioError(source_ + ": no [[body]]");
   for (const toml::node& node : *body_list) read_body(*node.as_table());
   if (const toml::array* list = r_.tables(root, "joint"))
     for (const toml::node& node : *list) read_joint(*node.as_table());
@@ -79,7 +78,7 @@ Scenario ScenarioReader::read() {
 
 void ScenarioReader::read_simulation(const toml::table& root) {
   const toml::table* sim = root["simulation"].as_table();
-  if (!sim) throw ScenarioError(path_.string() + ": [simulation] is missing");
+  if (!sim) throw ScenarioError(source_ + ": [simulation] is missing");
   r_.only(*sim, scenario_keys::kSimulation, "simulation");
   RunSettings& run = s_.run;
   run.end_time = r_.positive(*sim, "end_time", "simulation");
@@ -214,7 +213,7 @@ void ScenarioReader::check_joints_independent() const {
   evaluate_constraints(s_.model, 0, s_.initial_state.data(), c);
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(c.jacobian);
   if (lu.rank() < c.jacobian.rows())
-    throw ScenarioError(path_.string() + ": joints: " + std::to_string(c.jacobian.rows()) + " constraint equations but only " +
+    throw ScenarioError(source_ + ": joints: " + std::to_string(c.jacobian.rows()) + " constraint equations but only " +
                         std::to_string(lu.rank()) + " independent: some joints are redundant or contradictory");
 }
 
@@ -243,7 +242,18 @@ void ScenarioReader::check_finite(const toml::node& n, const std::string& field)
 }
 
 Scenario load_scenario(const std::filesystem::path& path, std::span<const std::string> overrides) {
-  return ScenarioReader(path, overrides).read();
+  return ScenarioReader(path.string(), path.parent_path(), overrides).read(parse_scenario_file(path));
+}
+
+Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& folder,
+                        std::span<const std::string> overrides) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw ScenarioError(source + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+  }
+  return ScenarioReader(source, folder, overrides).read(std::move(root));
 }
 
 std::shared_ptr<Model> make_model(Scenario scenario, std::string source) {
@@ -260,6 +270,11 @@ std::shared_ptr<Model> make_model(Scenario scenario, std::string source) {
 
 std::shared_ptr<Model> load_model(const std::filesystem::path& path, std::span<const std::string> overrides) {
   return make_model(load_scenario(path, overrides), path.string());
+}
+
+std::shared_ptr<Model> parse_model(std::string_view text, const std::string& source, const std::filesystem::path& folder,
+                                   std::span<const std::string> overrides) {
+  return make_model(parse_scenario(text, source, folder, overrides), source);
 }
 
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {

@@ -19,10 +19,12 @@ namespace surfdb {
 
 class ScenarioReader {
  public:
-  ScenarioReader(const std::filesystem::path& path, std::span<const std::string> overrides)
-      : path_(path), overrides_(overrides), r_(path.string()) {}
+  /// `source` names the scenario in messages (its file); tables' and meshes' paths are relative
+  /// to `folder`.
+  ScenarioReader(std::string source, std::filesystem::path folder, std::span<const std::string> overrides)
+      : source_(std::move(source)), folder_(std::move(folder)), overrides_(overrides), r_(source_) {}
 
-  Scenario read();
+  Scenario read(toml::table root);
 
  private:
   void read_simulation(const toml::table& root);
@@ -54,7 +56,8 @@ class ScenarioReader {
   Pose pose_of(int body) const { return body == kGround ? Pose{} : poses_[static_cast<std::size_t>(body)]; }
   void check_finite(const toml::node& n, const std::string& field) const;
 
-  std::filesystem::path path_;
+  std::string source_;
+  std::filesystem::path folder_;
   std::span<const std::string> overrides_;
   Reader r_;
   Scenario s_;

@@ -98,7 +98,7 @@ void ScenarioReader::read_primitive(const toml::table& t, const std::string& whe
 
 void ScenarioReader::read_mesh(const toml::table& t, const std::string& where, ContactSurface& spec) {
   spec.kind = ContactSurface::Kind::mesh;
-  const std::filesystem::path file = path_.parent_path() / r_.text(t, "mesh", where);
+  const std::filesystem::path file = folder_ / r_.text(t, "mesh", where);
   auto& shared = meshes_[std::filesystem::weakly_canonical(file).string()];
   try {
     if (!shared) shared = load_mesh(file);
@@ -120,7 +120,7 @@ void ScenarioReader::mesh_table_grid(int surface) {
 
 void ScenarioReader::read_table(const toml::table& t, const std::string& where, ContactSurface& spec) {
   spec.kind = ContactSurface::Kind::table;
-  const std::filesystem::path file = path_.parent_path() / r_.text(t, "table", where);
+  const std::filesystem::path file = folder_ / r_.text(t, "table", where);
   if (std::error_code ec; !std::filesystem::exists(file, ec))
     r_.fail(*t.get("table"), where + ".table", "no such file or directory: " + file.string());
   std::vector<std::uint32_t> faces;

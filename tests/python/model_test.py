@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import tomllib
 import unittest
 
 import numpy as np
@@ -249,6 +250,49 @@ class DropSweepExample(unittest.TestCase):
             # Sampled at the accepted steps: measured within 5e-4 of the peak's closed form.
             self.assertAlmostEqual(float(depth) / float(exact), 1.0, delta=1e-3, msg=drop)
             self.assertEqual(status, "ok")
+
+
+class BuiltInCode(unittest.TestCase):
+    def test_a_scenario_dict_runs_as_its_file(self):
+        # The files read into dicts (tomllib), given back as models: the same steps, bit for bit.
+        for scenario, overrides, end_time, _ in SCENES[1:2] + SCENES[5:]:
+            with self.subTest(scenario=os.path.basename(scenario)):
+                with open(scenario, "rb") as f:
+                    tables = tomllib.load(f)
+                sets = {**overrides, "simulation.end_time": end_time}
+                models = (surfdb.Model(scenario, set=sets),
+                          surfdb.Model(tables, set=sets, folder=os.path.dirname(scenario)))
+                runs = [surfdb.Data(m) for m in models]
+                for m, d in zip(models, runs):
+                    for _ in range(300):
+                        self.assertTrue(surfdb.step(m, d))
+                self.assertEqual(models[0].body_names, models[1].body_names)
+                self.assertEqual(runs[0].time, runs[1].time)
+                np.testing.assert_array_equal(runs[0].state, runs[1].state)
+
+    def test_a_ball_built_in_code_lands_when_free_fall_says(self):
+        radius, drop, g = 0.005, 1e-3, 9.81
+        model = surfdb.Model({
+            "simulation": {"end_time": 0.02, "integrator": "bdf"},
+            "body": [{"name": "ball", "mass": 0.004, "inertia": [4e-8] * 3,
+                      "position": np.array([0.0, 0.0, radius + drop])}],
+            "surface": [{"name": "ball", "body": "ball", "sphere_radius": radius},
+                        {"name": "floor", "body": "ground", "plane_normal": (0, 0, 1)}],
+            "contact": [{"name": "ball_floor", "surface_i": "ball", "surface_j": "floor", "stiffness": 1e8}],
+        })
+        data = surfdb.Data(model)
+        surfdb.advance(model, data, 0.02)
+        first = data.summary()["contacts"][0]["first_contact_time"]
+        self.assertAlmostEqual(first, (2 * drop / g) ** 0.5, delta=2e-5)  # 14.28 ms, within a step
+
+    def test_a_bad_scenario_dict_names_the_field(self):
+        ball = {"name": "ball", "mass": -1.0, "inertia": [4e-8] * 3, "position": [0, 0, 0]}
+        with self.assertRaisesRegex(surfdb.ScenarioError, r"^scenario dict: body 'ball'\.mass: must be positive"):
+            surfdb.Model({"simulation": {"end_time": 0.1}, "body": [ball]})
+        with self.assertRaisesRegex(ValueError, "is not a number, bool, string, list or dict"):
+            surfdb.Model({"simulation": {"end_time": 0.1}, "body": [{**ball, "mass": {1, 2}}]})
+        with self.assertRaisesRegex(ValueError, "folder= is for a scenario dict"):
+            surfdb.Model(BALL, folder=".")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@
 // that Data objects step in parallel threads. The state is read and written in place through
 // numpy arrays over the Data's own state vector.
 #include <pybind11/numpy.h>
+#include <pybind11/stl/filesystem.h>
 #include <pybind11/stl.h>
+
+#include <filesystem>
 
 #include "bindings.hpp"
 #include "py_run.hpp"
@@ -99,12 +102,21 @@ Data& data_of(const PyModel& m, PyData& d) {
 
 void bind_model(py::module_& m) {
   py::class_<PyModel>(m, "Model", "A scenario compiled once (docs/scenario.md), read-only, shared by any number of Data.")
-      .def(py::init([](const std::string& path, const std::optional<py::dict>& set) {
+      .def(py::init([](const std::filesystem::path& path, const std::optional<py::dict>& set,
+                       const std::optional<std::string>& folder) {
+             if (folder) throw std::invalid_argument("folder= is for a scenario dict: a file's paths are relative to its own folder");
              return PyModel{load_model(path, overrides(set))};
            }),
-           py::arg("scenario"), py::arg("set") = py::none(),
+           py::arg("scenario"), py::arg("set") = py::none(), py::arg("folder") = py::none(),
            "Reads a scenario file; set={'contact.ball-cup.stiffness': 4e9} changes its values first, as\n"
            "`surfdb simulate --set` does.")
+      .def(py::init([](const py::dict& scenario, const std::optional<py::dict>& set, const std::optional<std::string>& folder) {
+             return PyModel{model_from_dict(scenario, folder, overrides(set))};
+           }),
+           py::arg("scenario"), py::arg("set") = py::none(), py::arg("folder") = py::none(),
+           "Builds a model in code: the scenario's tables as a dict, as the file would hold them\n"
+           "({'simulation': {...}, 'body': [{...}, ...], 'surface': [...], 'contact': [...]}; numpy\n"
+           "arrays welcome); tables' and meshes' paths relative to folder (default: the current one).")
       .def_property_readonly("body_names", [](const PyModel& p) {
         std::vector<std::string> names;
         for (const RigidBody& b : p.model->multibody.bodies) names.push_back(b.name);

@@ -35,23 +35,6 @@ class PythonObserver : public RunObserver {
   Output output_;
 };
 
-// A TOML value for `--set`: numbers in Python's shortest exact form, strings quoted.
-std::string toml_value(const py::handle& v) {
-  if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "true" : "false";
-  if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)) return py::repr(v).cast<std::string>();
-  if (py::isinstance<py::str>(v)) {
-    std::string text = "\"";
-    for (const char c : v.cast<std::string>()) text += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    return text + "\"";
-  }
-  if (py::hasattr(v, "__iter__")) {
-    std::string text = "[";
-    for (const py::handle& e : v) text += (text.size() > 1 ? ", " : "") + toml_value(py::float_(py::reinterpret_borrow<py::object>(e)));
-    return text + "]";
-  }
-  throw std::invalid_argument("set: " + py::repr(v).cast<std::string>() + " is not a number, bool, string or list of numbers");
-}
-
 py::dict simulate(const std::string& path, std::optional<double> end_time, const Output& output,
                   const std::optional<py::dict>& set) {
   std::shared_ptr<Model> model = load_model(path, overrides(set));
@@ -72,7 +55,14 @@ py::object time_or_none(double t) { return std::isnan(t) ? py::object(py::none()
 std::vector<std::string> overrides(const std::optional<py::dict>& set) {
   std::vector<std::string> out;
   if (set)
-    for (const auto& [key, value] : *set) out.push_back(key.cast<std::string>() + "=" + toml_value(value));
+    for (const auto& [key, value] : *set) {
+      // A vector's numbers as floats, as the file's (an int where a float stood changes its kind).
+      const bool vector = !py::isinstance<py::str>(value) && py::hasattr(value, "__iter__");
+      py::list numbers;
+      if (vector)
+        for (const py::handle& e : value) numbers.append(py::float_(py::reinterpret_borrow<py::object>(e)));
+      out.push_back(key.cast<std::string>() + "=" + toml_value(vector ? numbers : value));
+    }
   return out;
 }
 

@@ -23,6 +23,8 @@ import surfdb
 
 SURFDB, RUNTIME_LIBRARY, SOURCE = sys.argv[1:4]
 CUP_STEP = os.path.join(SOURCE, "samples/slider_crank_cup_ball/cup.step")
+# A 60 x 40 x 10 mm plate, top face at z = 0, with a through-hole of radius 5 mm on the z axis.
+HOLED_PLATE_STEP = os.path.join(SOURCE, "samples/parts_in_contact/holed_plate.step")
 # Surface z (the pole axis) along body x, surface x along body -z: the contact region at the
 # bottom of ball and cup sits at (u, v) = (0, 0), far from the poles (tests/support/ball_and_cup.hpp).
 MOUNT_ROTATION = np.array([[0.0, 0, 1], [0, 1, 0], [-1, 0, 0]])
@@ -220,6 +222,92 @@ class ContactTest(unittest.TestCase):
         lib.surfdb_contact_destroy(c)
         for h in handles:
             lib.surfdb_close(h)
+
+
+class ShapesAndSetsTest(unittest.TestCase):
+    """Contact with surface sets and analytic shapes, against closed forms: a ball on a plane, on a
+    box's edge, in the cup's table, and on the holed plate's face, outer edge and hole rim."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.plate = os.path.join(cls.dir.name, "plate.sdbs")
+        run("convert", HOLED_PLATE_STEP, "--all-faces", "--spacing", "1", "--max-grid", "999", "-o", cls.plate)
+
+    def ball_at(self, contact, centre):
+        return contact.points(surfdb.BodyState(np.array(centre)), surfdb.BodyState())
+
+    def test_a_ball_on_a_plane(self):
+        contact = surfdb.Contact({"sphere_radius": 0.01}, {"plane_normal": [0, 0, 1]})
+        (p,) = self.ball_at(contact, [0.3, -0.2, 0.0099])
+        self.assertAlmostEqual(p.indentation, 1e-4, delta=1e-15)
+        np.testing.assert_allclose(p.normal, [0, 0, 1], atol=1e-15)  # catches: the normal of the ball (sign)
+        self.assertEqual(self.ball_at(contact, [0, 0, 0.0101]), [])
+        self.assertAlmostEqual(contact.evaluate(surfdb.BodyState(np.array([0, 0, 0.0101])), surfdb.BodyState()).gap,
+                               1e-4, delta=1e-15)
+
+    def test_a_ball_on_a_box_edge(self):
+        # Box 0.1 m a side on body j, moved 1 m along x by its mount: the ball's centre 5 mm out
+        # of both faces at the edge x = 1.05, z = 0.05; R 8 mm: indentation 8 - 5 sqrt(2) mm.
+        contact = surfdb.Contact({"sphere_radius": 0.008}, {"box_size": [0.1, 0.1, 0.1]},
+                                 mount_j=surfdb.Mount(offset=np.array([1.0, 0, 0])))
+        (p,) = self.ball_at(contact, [1.055, 0.01, 0.055])
+        self.assertAlmostEqual(p.indentation, 0.008 - 0.005 * math.sqrt(2), delta=1e-15)
+        np.testing.assert_allclose(p.normal, np.array([1, 0, 1]) / math.sqrt(2), atol=1e-15)
+
+    def test_a_ball_in_the_cup_table(self):
+        contact = surfdb.Contact({"sphere_radius": 0.010}, surfdb.Database(Tables.cup),
+                                 mount_j=surfdb.Mount(rotation=MOUNT_ROTATION))
+        centre = np.array([0.001, -0.002, -0.04001])
+        (p,) = self.ball_at(contact, centre)
+        c = np.linalg.norm(centre)
+        self.assertAlmostEqual(p.indentation, c + 0.010 - 0.050, delta=1e-10)
+        np.testing.assert_allclose(p.normal, -centre / c, atol=1e-8)
+
+    def test_a_ball_on_the_holed_plate_set(self):
+        contact = surfdb.Contact({"sphere_radius": 0.005}, {"table": self.plate})
+        # Its top face, far from the edges: indentation 0.1 mm along +z.
+        (p,) = self.ball_at(contact, [0.015, 0.01, 0.0049])
+        self.assertAlmostEqual(p.indentation, 1e-4, delta=1e-12)
+        np.testing.assert_allclose(p.normal, [0, 0, 1], atol=1e-12)
+        # Over its outer edge x = 30 mm at 45 degrees: one point, along the resultant of the load per
+        # length p(s) = k' delta(s) (Hertz, n = 3/2) over the overlapped chord (contact_sphere_edge.hpp),
+        # delta(s) = R - sqrt(d0^2 + s^2), each along its own direction: the resultant is
+        # k' d0 integral (R / sqrt(d0^2 + s^2) - 1) ds = 2 k' d0 (R asinh(a / d0) - a), a the chord's
+        # half, and the indentation the one Hertz's law gives it, k' = K / (sqrt(2R) B(1/2, 2)).
+        centre, R = np.array([0.0332, 0.0, 0.0032]), 0.005
+        d0 = 3.2e-3 * math.sqrt(2)
+        a = math.sqrt(R * R - d0 * d0)
+        resultant = 2 * d0 * (R * math.asinh(a / d0) - a)
+        (p,) = self.ball_at(contact, centre)
+        self.assertAlmostEqual(p.indentation / (resultant / (math.sqrt(2 * R) * 4 / 3)) ** (2 / 3), 1, delta=1e-5)
+        np.testing.assert_allclose(p.normal, np.array([1, 0, 1]) / math.sqrt(2), atol=1e-9)
+        # 2.2 mm deep there: a point that deep cannot begin (a thin part's far face would), so none.
+        self.assertEqual(self.ball_at(contact, [0.032, 0.0, 0.002]), [])
+        # Over the hole (r 5 mm), 1 mm off its axis along y (away from the hole's seam at +x), R 8 mm:
+        # the load spreads along the rim's arc under the ball; its resultant summed here over the
+        # exact circle. The rim is tabulated by chords 0.19 um inside the circle at most: 0.3 % of
+        # this 42 um indentation.
+        R, r, centre = 0.008, 0.005, np.array([0.0, 0.001, 0.0069])
+        phi = np.linspace(0, 2 * math.pi, 200000, endpoint=False)
+        d = centre - np.stack([r * np.cos(phi), r * np.sin(phi), 0 * phi], 1)
+        distance = np.linalg.norm(d, axis=1)
+        load = (np.clip(R - distance, 0, None)[:, None] * d / distance[:, None]).sum(0) * (2 * math.pi * r / len(phi))
+        expected = (np.linalg.norm(load) / (math.sqrt(2 * R) * 4 / 3)) ** (2 / 3)
+        contact = surfdb.Contact({"sphere_radius": R}, {"table": self.plate})
+        (p,) = self.ball_at(contact, centre)
+        self.assertAlmostEqual(p.indentation / expected, 1, delta=0.005)
+        np.testing.assert_allclose(p.normal, load / np.linalg.norm(load), atol=1e-4)
+
+    def test_bad_surfaces_are_refused_naming_the_problem(self):
+        with self.assertRaisesRegex(surfdb.ScenarioError, "surface_j.*sphere_radius.*positive"):
+            surfdb.Contact({"sphere_radius": 0.01}, {"sphere_radius": -1.0})
+        with self.assertRaisesRegex(ValueError, "'origin' is the Contact's to give"):
+            surfdb.Contact({"sphere_radius": 0.01, "origin": [0, 0, 1]}, {"plane_normal": [0, 0, 1]})
+        with self.assertRaisesRegex(ValueError, "a sphere \\(surface_i\\)"):
+            surfdb.Contact({"plane_normal": [0, 0, 1]}, {"sphere_radius": 0.01})
+        with self.assertRaisesRegex(surfdb.ScenarioError, "no_such.sdbs"):
+            surfdb.Contact({"sphere_radius": 0.01}, {"table": "no_such.sdbs"})
 
 
 class ConvertTest(unittest.TestCase):

@@ -1,14 +1,123 @@
-// Free-form contact for Python: mounts, body states and a contact pair evaluated at given poses,
-// as another simulator's time loop calls it. SI units (m, s, rad), world axes.
+// Contact for Python: mounts, body states and a contact pair of tables, surface sets or analytic
+// shapes evaluated at given poses, as another simulator's time loop calls it. SI units (m, s, rad), world axes.
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
 #include "bindings.hpp"
+#include "py_run.hpp"
 #include "surfdb/contact/contact_newton.hpp"
+#include "surfdb/multibody/contact_group.hpp"
+#include "surfdb/multibody/contact_pair.hpp"
 
 namespace py = pybind11;
 
 namespace surfdb::python {
+namespace {
+
+constexpr const char* kContactDoc =
+    "Contact between surface i on body i and surface j on body j, at body states given per call. A surface\n"
+    "is a Database (a table), or a dict of a scenario [[surface]] entry's keys without name, body, origin and\n"
+    "rotation: {'table': 'plate.set'} (a surface set or a table, faces=[...] to choose), {'sphere_radius': r},\n"
+    "{'plane_normal': n}, {'box_size': s}, {'cylinder_radius': r, 'cylinder_length': l}, {'cavity_radius':\n"
+    "r}, ... (docs/scenario.md); its paths relative to folder (default: the current one). Two tables are\n"
+    "detected by the warm-started common-normal solve with windows window_i, window_j; otherwise the pairs\n"
+    "a scene's contact takes: a table or set with another, a sphere (surface i) with any surface.";
+
+// A contact of two tables (FreeformContact, the seed method as the C API runs it), or of any two
+// surfaces the detector table pairs (ContactPair, contact_group.hpp's pair_spec).
+struct PyContact {
+  std::optional<FreeformContact> tables;
+  std::optional<ContactPair> pair;
+
+  ContactResult evaluate(const BodyState& i, const BodyState& j) {
+    if (tables) return tables->evaluate(i, j);
+    const std::span<const ContactResult> r = pair->detect(i, j);
+    std::size_t best = 0;  // the deepest active, else the nearest
+    for (std::size_t k = 1; k < r.size(); ++k) {
+      const bool a = pair->active(k), b = pair->active(best);
+      if (a != b ? a : a ? r[k].indentation > r[best].indentation : r[k].gap < r[best].gap) best = k;
+    }
+    return r.empty() ? ContactResult{} : r[best];
+  }
+
+  std::vector<ContactResult> points(const BodyState& i, const BodyState& j) {
+    if (tables) {
+      const ContactResult r = tables->evaluate(i, j);
+      return r.in_contact() ? std::vector{r} : std::vector<ContactResult>{};
+    }
+    const std::span<const ContactResult> r = pair->detect(i, j);
+    std::vector<ContactResult> out;
+    for (std::size_t k = 0; k < r.size(); ++k)
+      if (pair->active(k)) out.push_back(r[k]);
+    return out;
+  }
+
+  void request_global_search() {
+    if (tables) tables->request_global_search();
+  }
+};
+
+// Surface `name` on body `body` from a Database or a [[surface]] dict (parsed as a scene's).
+ContactSurface surface_of(const py::object& o, const char* name, int body, const SurfaceMount& mount,
+                          std::pair<unsigned, unsigned> window, const std::optional<std::string>& folder) {
+  ContactSurface s;
+  if (py::isinstance<py::dict>(o)) {
+    py::dict entry;
+    for (const auto& [key, value] : o.cast<py::dict>()) {
+      const std::string k = key.cast<std::string>();
+      if (k == "name" || k == "body" || k == "origin" || k == "rotation")
+        throw std::invalid_argument(std::string(name) + ": '" + k + "' is the Contact's to give (mount_i, mount_j), not the surface's");
+      entry[key] = value;
+    }
+    entry["name"] = name;
+    entry["body"] = "ground";
+    py::dict scenario;
+    scenario["simulation"] = py::dict(py::arg("end_time") = 1.0);
+    scenario["body"] = py::make_tuple(py::dict(py::arg("name") = "b", py::arg("mass") = 1.0,  // a scene needs one
+                                               py::arg("inertia") = py::make_tuple(1.0, 1.0, 1.0),
+                                               py::arg("position") = py::make_tuple(0.0, 0.0, 0.0)));
+    scenario["surface"] = py::make_tuple(entry);
+    s = model_from_dict(scenario, folder)->surfaces.at(0);
+  } else {
+    s.kind = ContactSurface::Kind::table;
+    s.tables = TableSet::single(database_of(o));
+    s.window = {window.first, window.second};
+  }
+  s.name = name;
+  s.body = body;
+  s.mount = mount;
+  return s;
+}
+
+PyContact make_contact(const py::object& surface_i, const py::object& surface_j, const SurfaceMount& mount_i,
+                       const SurfaceMount& mount_j, std::pair<unsigned, unsigned> window_i,
+                       std::pair<unsigned, unsigned> window_j, const std::optional<std::string>& folder) {
+  PyContact c;
+  if (!py::isinstance<py::dict>(surface_i) && !py::isinstance<py::dict>(surface_j)) {
+    ContactOptions o;
+    o.window_i = {window_i.first, window_i.second};
+    o.window_j = {window_j.first, window_j.second};
+    c.tables.emplace(database_of(surface_i), mount_i, database_of(surface_j), mount_j, o);
+    return c;
+  }
+  const std::vector<ContactSurface> surfaces{surface_of(surface_i, "surface_i", 0, mount_i, window_i, folder),
+                                             surface_of(surface_j, "surface_j", 1, mount_j, window_j, folder)};
+  MultibodyModel bodies;
+  bodies.bodies = {{"i", 1.0, Eigen::Matrix3d::Identity()}, {"j", 1.0, Eigen::Matrix3d::Identity()}};
+  ContactSpec spec = pair_spec(ContactGroupSpec{.name = "contact"}, surfaces, bodies, 0, 1);
+  // Every call answers, apart or not: the gap is wanted here, not only forces.
+  if (auto* f = std::get_if<FreeformSurfaces>(&spec.geometry)) f->options.skip_while_apart = false;
+  if (auto* s = std::get_if<SphereOnTables>(&spec.geometry)) s->options.skip_while_apart = false;
+  c.pair.emplace(std::move(spec));
+  return c;
+}
+
+}  // namespace
 
 void bind_contact(py::module_& m) {
   py::class_<SurfaceMount>(m, "Mount", "Where a surface sits in its body: offset (m, body axes), rotation (surface to body).")
@@ -54,25 +163,22 @@ void bind_contact(py::module_& m) {
       .def_readonly("curvature_i", &ContactResult::curvature_i, "mean curvature at the point on i, 1/m")
       .def_readonly("curvature_j", &ContactResult::curvature_j, "mean curvature at the point on j, 1/m");
 
-  py::class_<FreeformContact>(m, "Contact", "Contact between surface i on body i and surface j on body j, detected on "
-                                            "the lookup tables by a warm-started Newton solve.")
-      .def(py::init([](const py::object& surface_i, const py::object& surface_j, const SurfaceMount& mount_i,
-                       const SurfaceMount& mount_j, std::pair<unsigned, unsigned> window_i,
-                       std::pair<unsigned, unsigned> window_j) {
-             ContactOptions o;
-             o.window_i = {window_i.first, window_i.second};
-             o.window_j = {window_j.first, window_j.second};
-             return FreeformContact(database_of(surface_i), mount_i, database_of(surface_j), mount_j, o);
-           }),
-           py::arg("surface_i"), py::arg("surface_j"), py::arg("mount_i") = SurfaceMount{},
+  py::class_<PyContact>(m, "Contact", kContactDoc)
+      .def(py::init(&make_contact), py::arg("surface_i"), py::arg("surface_j"), py::arg("mount_i") = SurfaceMount{},
            py::arg("mount_j") = SurfaceMount{}, py::arg("window_i") = std::pair{5u, 5u},
-           py::arg("window_j") = std::pair{5u, 5u})
-      .def("evaluate", &FreeformContact::evaluate, py::arg("body_i"), py::arg("body_j"),
-           py::call_guard<py::gil_scoped_release>(), "Detection at the given body states; never raises for "
-                                                     "numerical trouble, the status says what happened.")
-      .def("request_global_search", &FreeformContact::request_global_search)
-      .def_property_readonly("stats_i", [](const FreeformContact& c) { return window_stats(c.binding_i()); })
-      .def_property_readonly("stats_j", [](const FreeformContact& c) { return window_stats(c.binding_j()); });
+           py::arg("window_j") = std::pair{5u, 5u}, py::arg("folder") = py::none())
+      .def("evaluate", &PyContact::evaluate, py::arg("body_i"), py::arg("body_j"),
+           py::call_guard<py::gil_scoped_release>(),
+           "Detection at the given body states: the deepest point in contact, else the nearest. Never raises for\n"
+           "numerical trouble: the status says what happened.")
+      .def("points", &PyContact::points, py::arg("body_i"), py::arg("body_j"), py::call_guard<py::gil_scoped_release>(),
+           "Detection at the given body states: every point in contact (a ball on a plate's edge and face, in a\n"
+           "groove, on a hole's rim), each with its own normal and indentation; empty when apart.")
+      .def("request_global_search", &PyContact::request_global_search)
+      .def_property_readonly("stats_i", [](const PyContact& c) { return c.tables ? window_stats(c.tables->binding_i()) : py::object(py::none()); },
+                             "Surface i's storage window (two tables), else None.")
+      .def_property_readonly("stats_j", [](const PyContact& c) { return c.tables ? window_stats(c.tables->binding_j()) : py::object(py::none()); },
+                             "Surface j's storage window (two tables), else None.");
 }
 
 }  // namespace surfdb::python

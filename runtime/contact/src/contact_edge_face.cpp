@@ -141,12 +141,15 @@ EdgeFaceContact::EdgeFaceContact(const SetEdge& edge, double meters_per_unit, Su
     const std::size_t before = k > 0 ? k - 1 : closed ? n - 2 : 0, after = k + 1 < n ? k + 1 : closed ? 1 : n - 1;
     tangents_.push_back((points_[after] - points_[before]).normalized());
   }
-  // The edge's largest curvature, the angle between neighbouring tangents over their distance, 1/m.
-  double bend = 0;
+  // The edge's largest curvature, the angle between neighbouring tangents over their distance,
+  // 1/m, and its length, m.
+  double bend = 0, length = 0;
   for (std::size_t k = 0; k + 1 < n; ++k)
-    if (const double d = (points_[k + 1] - points_[k]).norm(); d > 0)
+    if (const double d = (points_[k + 1] - points_[k]).norm(); d > 0) {
       bend = std::max(bend, std::atan2(tangents_[k].cross(tangents_[k + 1]).norm(), tangents_[k].dot(tangents_[k + 1])) /
                                 d);
+      length += d;
+    }
   bend += survey.max_curvature / scale_face_;
   if (survey.shape == SurfaceShape::flat) thin_out();
   // Chunks of kChunk segments, each with the sphere of its points (the last shared with the next).
@@ -159,7 +162,9 @@ EdgeFaceContact::EdgeFaceContact(const SetEdge& edge, double meters_per_unit, Su
   guesses_.resize(points_.size());
   centre_ = 0.5 * (low + high);
   radius_ = 0.5 * (high - low).norm();
-  const double rho = bend > 0 ? 1 / bend : 0.5 * (high - low).maxCoeff();
+  // Half the length at most: a straight edge's (whose tangents turn by rounding alone where it
+  // runs askew to the set's axes), or one curving less over its length.
+  const double rho = std::min(bend > 0 ? 1 / bend : std::numeric_limits<double>::infinity(), 0.5 * length);
   stiffness_scale_ = std::sqrt(2 * rho) * beta_half(options.edge_exponent + 0.5);
 }
 

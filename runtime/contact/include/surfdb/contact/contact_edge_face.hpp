@@ -14,11 +14,11 @@
 // n the pair's law exponent. The result is one contact point: the resultant's direction, applied
 // at the load's centroid, with the indentation delta_eq at which the pair's law K delta^n gives
 // the resultant. k' = K / (sqrt(2 rho) B(1/2, n + 1/2)), 1 / rho the sum of the edge's and the
-// face's largest curvatures (face_survey.hpp), so that where the depth along the edge falls as
+// face's largest curvatures (face_survey.hpp), rho at most half the edge's length, so that where the depth along the edge falls as
 // delta(s) = delta0 - s^2 / (2 rho) the edge carries exactly the point law K delta0^n (as a ball on
 // an edge, contact_sphere_edge.hpp): a rod's rim standing on a plate, a plate's straight edge
 // under a rod lying across it or under a ball table rolling over it. A straight edge on a flat
-// face has no curvature: rho is half its length, and lying flat at depth delta it carries
+// face has no curvature (along the set's axes or askew): rho is half its length, and lying flat at depth delta it carries
 // K sqrt(L) delta^(n - 1/2) / B.
 #pragma once
 

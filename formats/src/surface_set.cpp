@@ -1,6 +1,7 @@
 #include "surfdb/formats/surface_set.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -126,6 +127,43 @@ std::optional<SetEdgesEntry> edges_entry_from(const Fields& top) {
   return e;
 }
 
+// Unit vectors this close to orthonormal (and right-handed) are the part's principal axes.
+constexpr double kAxesTolerance = 1e-9;
+
+json mass_frame_json(const std::optional<SetMassFrame>& f) {
+  if (!f) return nullptr;
+  return {{"volume", f->volume}, {"centre", f->centre}, {"axes", f->axes}, {"moments", f->moments}};
+}
+
+std::optional<SetMassFrame> mass_frame_from(const Fields& top) {
+  const json& frame = top.at("mass_frame");
+  if (frame.is_null()) return std::nullopt;
+  if (!frame.is_object()) top.wrong("mass_frame", "an object or null");
+  const Fields f{frame, top.where + ", mass_frame"};
+  SetMassFrame m;
+  const json& volume = f.at("volume");
+  if (!volume.is_number() || !(volume.get<double>() > 0) || !std::isfinite(volume.get<double>()))
+    f.wrong("volume", "a positive number");
+  m.volume = volume.get<double>();
+  m.centre = f.point(f.at("centre"), "centre");
+  m.moments = f.point(f.at("moments"), "moments");
+  if (!(m.moments[0] > 0 && m.moments[0] <= m.moments[1] && m.moments[1] <= m.moments[2] && std::isfinite(m.moments[2])))
+    f.wrong("moments", "three positive numbers, ascending");
+  const json& axes = f.at("axes");
+  if (!axes.is_array() || axes.size() != 3) f.wrong("axes", "three unit vectors");
+  for (std::size_t k = 0; k < 3; ++k) m.axes[k] = f.point(axes[k], "axes");
+  const auto dot = [&](std::size_t a, std::size_t b) {
+    return m.axes[a][0] * m.axes[b][0] + m.axes[a][1] * m.axes[b][1] + m.axes[a][2] * m.axes[b][2];
+  };
+  const auto& [x, y, z] = m.axes;
+  const double handed = x[0] * (y[1] * z[2] - y[2] * z[1]) - x[1] * (y[0] * z[2] - y[2] * z[0]) + x[2] * (y[0] * z[1] - y[1] * z[0]);
+  for (std::size_t a = 0; a < 3; ++a)
+    for (std::size_t b = 0; b < 3; ++b)
+      if (std::abs(dot(a, b) - (a == b ? 1.0 : 0.0)) > kAxesTolerance) f.wrong("axes", "three orthonormal unit vectors");
+  if (!(handed > 0)) f.wrong("axes", "right-handed");
+  return m;
+}
+
 std::string read_text(const std::filesystem::path& path, const std::string& where) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FormatError(where + ": cannot read " + path.string());
@@ -211,6 +249,7 @@ std::string encode_manifest(const SetManifest& m) {
             {"faces", faces},
             {"skipped_faces", skipped}};
   j["spacing"] = m.spacing ? json(*m.spacing) : json(nullptr);
+  if (m.format_version >= 3) j["mass_frame"] = mass_frame_json(m.mass_frame);
   if (m.format_version >= 2)
     j["edges"] = m.edges ? json{{"file", m.edges->file}, {"count", m.edges->count}, {"xxh64", hex16(m.edges->checksum)}}
                          : json(nullptr);
@@ -258,6 +297,7 @@ SetManifest decode_manifest(std::string_view text, const std::string& where) {
     m.skipped.push_back({static_cast<std::uint32_t>(std::min<std::uint64_t>(f.whole("face"), UINT32_MAX)), f.text("reason")});
   }
   if (version >= 2) m.edges = edges_entry_from(top);
+  if (version >= 3) m.mass_frame = mass_frame_from(top);
   return m;
 }
 

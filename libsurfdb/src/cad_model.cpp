@@ -41,6 +41,7 @@ struct CadModel::Impl {
   std::filesystem::path path;
   std::string kind;  // "step", "iges", "brep" or "nurbs"
   LengthUnit unit = LengthUnit::millimetre;
+  TopoDS_Shape shape;
   TopTools_IndexedMapOfShape faces;
   std::vector<std::vector<std::uint32_t>> adjacent;  // per face (0-based), ascending face numbers
   std::vector<std::string> warnings;
@@ -239,6 +240,7 @@ CadModel CadModelFaces::from_shape(const TopoDS_Shape& shape, std::shared_ptr<Ca
   TopExp::MapShapes(shape, TopAbs_FACE, impl->faces);
   if (impl->faces.Extent() == 0) throw CadError(impl->path.string() + ": the shape has no faces");
   impl->adjacent = adjacency(shape, impl->faces);
+  impl->shape = shape;
   CadModel model;
   model.impl_ = std::move(impl);
   return model;
@@ -276,6 +278,8 @@ FaceInfo CadModel::face_info(std::uint32_t index) const {
 Box3 CadModel::bounding_box(std::uint32_t index) const { return optimal_box(impl_->face(index)); }
 
 const TopoDS_Face& CadModelFaces::face(const CadModel& model, std::uint32_t index) { return model.impl_->face(index); }
+
+const TopoDS_Shape& CadModelFaces::shape(const CadModel& model) { return model.impl_->shape; }
 
 std::unique_ptr<SurfaceSource> CadModel::face(std::uint32_t index) const {
   const TopoDS_Face& face = impl_->face(index);

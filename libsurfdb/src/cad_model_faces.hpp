@@ -16,6 +16,8 @@ struct CadModelFaces {
   /// Face `index` (1-based) with its orientation and location in the part. Throws CadError for a
   /// bad index.
   static const TopoDS_Face& face(const CadModel& model, std::uint32_t index);
+  /// The whole part.
+  static const TopoDS_Shape& shape(const CadModel& model);
   /// A model of a shape already in memory (a part of an assembly), `name` standing for its file
   /// name. Throws CadError when the shape has no faces.
   static CadModel from_shape(const TopoDS_Shape& shape, const std::string& name, const std::string& kind, LengthUnit unit);

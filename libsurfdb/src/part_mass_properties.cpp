@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "cad_assembly_impl.hpp"
+#include "cad_model_faces.hpp"
 
 namespace surfdb {
 namespace {
@@ -100,6 +101,21 @@ MassProperties scaled(const GProp_GProps& total, double scale, int dimension, do
 }
 
 }  // namespace
+
+std::optional<SetMassFrame> CadModel::mass_frame() const {
+  std::uint32_t solids = 0;
+  const GProp_GProps total = closed_solids_properties(CadModelFaces::shape(*this), solids);
+  if (solids == 0 || !(total.Mass() > 0)) return std::nullopt;
+  const MassProperties m = scaled(total, 1.0, 3, 1.0);  // unit density, the part's unit
+  SetMassFrame f;
+  f.volume = m.volume;
+  for (int k = 0; k < 3; ++k) {
+    f.centre[static_cast<std::size_t>(k)] = m.centre[k];
+    f.moments[static_cast<std::size_t>(k)] = m.principal_moments[k];
+    for (int c = 0; c < 3; ++c) f.axes[static_cast<std::size_t>(k)][static_cast<std::size_t>(c)] = m.principal_axes(c, k);
+  }
+  return f;
+}
 
 MassProperties CadAssembly::mass_properties_for_mass(std::uint32_t part, double mass) const {
   const AssemblyPart& p = impl_->parts.at(part);

@@ -135,6 +135,7 @@ SetManifest set_manifest(const CadModel& model, const SurfaceSetOptions& options
   m.part_faces = model.face_count();
   m.length_unit = model.unit();
   m.spacing = options.spacing;
+  m.mass_frame = model.mass_frame();
   return m;
 }
 

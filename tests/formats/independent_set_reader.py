@@ -67,11 +67,14 @@ class Spec:
         self.top = {row[0].strip("`"): (row[1], row[2]) for row in manifest_tables[0]}
         self.face = {row[0].strip("`"): (row[1], row[2]) for row in manifest_tables[1]}
         self.format_name = re.fullmatch(r'`"([^"]+)"`', self.top["format"][1]).group(1)
-        # "`2`; a reader reads `1` (...) and `2`": the version written first, then those read.
+        # "`3`; a reader reads `1` (...), `2` (...) and `3`": the version written first, then those read.
         versions = [int(v) for v in re.findall(r"`(\d+)`", self.top["format_version"][1])]
         self.format_version, self.versions_read = versions[0], set(versions[1:])
-        # Keys that only a version 2 manifest has ("version 2 only: ...").
-        self.version_2_keys = {k for k, (_, meaning) in self.top.items() if meaning.startswith("version 2 only")}
+        # Keys that manifests have from some version on ("from version 2 on: ..."), by that version.
+        self.since = {k: int(re.match(r"from version (\d+) on", meaning).group(1))
+                      for k, (_, meaning) in self.top.items() if meaning.startswith("from version")}
+        # The mass frame's members: "`volume` (...), `centre` (...), `axes` (...) and `moments` (...)".
+        self.mass_frame_keys = re.findall(r"`(\w+)` \(", self.top["mass_frame"][1])
         edges_tables = tables(section(set_md, "edges.json"))
         self.edges_top = {row[0].strip("`"): (row[1], row[2]) for row in edges_tables[0]}
         self.edge = {row[0].strip("`"): (row[1], row[2]) for row in edges_tables[1]}
@@ -189,6 +192,29 @@ def keys_of(obj, keys, where):
             raise Refused(f"{where}: {key} is not {kind}")
 
 
+def mass_frame(spec, f):
+    """Refused unless the mass frame has the text's members: a positive volume, a centre, three
+    orthonormal right-handed unit vectors and three positive ascending moments."""
+    if sorted(f) != sorted(spec.mass_frame_keys):
+        raise Refused(f"mass_frame: keys {sorted(f)}, not {sorted(spec.mass_frame_keys)}")
+    number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
+    triple = lambda v: isinstance(v, list) and len(v) == 3 and all(number(x) for x in v)  # noqa: E731
+    if not (number(f["volume"]) and f["volume"] > 0 and triple(f["centre"]) and triple(f["moments"])):
+        raise Refused("mass_frame: volume, centre, moments")
+    a, b, c = f["moments"]
+    if not 0 < a <= b <= c:
+        raise Refused("mass_frame: moments not positive and ascending")
+    axes = f["axes"]
+    if not (isinstance(axes, list) and len(axes) == 3 and all(triple(x) for x in axes)):
+        raise Refused("mass_frame: axes")
+    dot = lambda u, v: sum(x * y for x, y in zip(u, v))  # noqa: E731
+    if any(abs(dot(axes[i], axes[j]) - (i == j)) > 1e-9 for i in range(3) for j in range(3)):
+        raise Refused("mass_frame: axes not orthonormal")
+    x, y, z = axes
+    if dot(z, [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]) <= 0:
+        raise Refused("mass_frame: axes not right-handed")
+
+
 def read_set(spec, directory, nodes=False):
     """(manifest, {face: table header}), or Refused: every rule of surface-set.md, then what the
     text defines the fields to be (the writer's side: grid, types, file names, units)."""
@@ -202,9 +228,10 @@ def read_set(spec, directory, nodes=False):
         raise Refused(f"manifest.json is not valid JSON: {e}")
     if m.get("format_version") not in spec.versions_read:
         raise Refused("format_version")
-    version_keys = spec.top if m["format_version"] >= 2 else \
-        {k: v for k, v in spec.top.items() if k not in spec.version_2_keys}
+    version_keys = {k: v for k, v in spec.top.items() if spec.since.get(k, 1) <= m["format_version"]}
     keys_of(m, version_keys, "manifest")
+    if m.get("mass_frame") is not None:
+        mass_frame(spec, m["mass_frame"])
     if m["format"] != spec.format_name:
         raise Refused("format")
     source = m["source"]
@@ -421,7 +448,8 @@ def against_surfdb(check, surfdb, spec, part, directory, m, headers, label):
     info = json.loads(run([surfdb, "info", directory, "--json"]).stdout or "{}")
     check(info.get("format_version") == m["format_version"] and info.get("source") == m["source"]
           and info.get("length_unit") == m["length_unit"] and info.get("spacing") == m["spacing"]
-          and info.get("skipped_faces") == m["skipped_faces"], f"{label}: info --json's set fields")
+          and info.get("skipped_faces") == m["skipped_faces"] and info.get("mass_frame") == m.get("mass_frame"),
+          f"{label}: info --json's set fields")
     check(info.get("file_bytes") == sum(h["bytes"] for h in headers.values()),
           f"{label}: info's file_bytes = the tables' bytes")
     info_faces = info.get("faces", [])
@@ -463,8 +491,16 @@ def golden(check, surfdb, spec, data_dir, samples, tmp):
     check(text.decode("utf-8") == json.dumps(m, indent=2, sort_keys=True) + "\n",
           "golden: manifest.json in sorted keys, indented by two spaces, ending with a newline")
     check((m["format"], m["format_version"], m["source"], m["length_unit"], m["spacing"], m["skipped_faces"])
-          == ("surfdb surface set", 2, {"kind": "step", "name": "follower_flat.step", "faces": 6}, "mm", 20.0, []),
+          == ("surfdb surface set", 3, {"kind": "step", "name": "follower_flat.step", "faces": 6}, "mm", 20.0, []),
           "golden: the set's fields")
+    # The follower is a closed solid: its centre of mass inside the faces' box, its volume less
+    # than the box's, its moments those of a body (each at most the sum of the other two).
+    f, boxes = m["mass_frame"], [e["bounding_box"] for e in m["faces"]]
+    lo = [min(b["min"][i] for b in boxes) for i in range(3)]
+    hi = [max(b["max"][i] for b in boxes) for i in range(3)]
+    check(f is not None and all(lo[i] < f["centre"][i] < hi[i] for i in range(3))
+          and 0 < f["volume"] < (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
+          and f["moments"][2] <= f["moments"][0] + f["moments"][1], f"golden: mass_frame {f} within the box {lo}, {hi}")
     want = [  # face, surface_type, orientation, grid, adjacent_faces, invalid_points, header_xxh64
         (1, "Cylinder", "forward", [2, 3], [2, 4, 5, 6], 0, "c73e81a281925c00"),
         (2, "Plane", "forward", [2, 3], [1, 3, 5, 6], 0, "40c01f9dd90f4246"),
@@ -550,7 +586,7 @@ def damage_cases():
 
     def version_1(d):  # as written before edges were tabulated: read still
         os.remove(os.path.join(d, "edges.json"))
-        manifest(lambda m: (m.pop("edges"), m.update(format_version=1)))(d)
+        manifest(lambda m: (m.pop("edges"), m.pop("mass_frame"), m.update(format_version=1)))(d)
 
     def reordered(d):  # other key order and whitespace, the same content: accepted
         p = os.path.join(d, "manifest.json")
@@ -574,8 +610,16 @@ def damage_cases():
         ("a table that is a symbolic link", link, True, None),
         ("manifest.json missing", lambda d: os.remove(os.path.join(d, "manifest.json")), True, None),
         ("manifest.json not JSON", write("manifest.json", b"{\"faces\": ["), True, None),
-        ("format_version 3", manifest(lambda m: m.update(format_version=3)), True, None),
-        ("a version 1 manifest with the edges key", manifest(lambda m: m.update(format_version=1)), True, None),
+        ("format_version 4", manifest(lambda m: m.update(format_version=4)), True, None),
+        ("a version 2 set: no mass_frame key", manifest(lambda m: (m.pop("mass_frame"), m.update(format_version=2))),
+         False, None),
+        ("the mass_frame key missing", manifest(lambda m: m.pop("mass_frame")), True, None),
+        ("a mass frame's axes not right-handed",
+         manifest(lambda m: m["mass_frame"].update(axes=[m["mass_frame"]["axes"][1], m["mass_frame"]["axes"][0],
+                                                          m["mass_frame"]["axes"][2]])), True, None),
+        ("a mass frame's moments not ascending", manifest(lambda m: m["mass_frame"]["moments"].reverse()), True, None),
+        ("a version 1 manifest with the edges key",
+         manifest(lambda m: (m.pop("mass_frame"), m.update(format_version=1))), True, None),
         ("the edges key missing", manifest(lambda m: m.pop("edges")), True, None),
         ("the edges file missing", lambda d: os.remove(os.path.join(d, "edges.json")), True, None),
         ("a byte of the edges file changed", flip("edges.json", 40), True, None),
@@ -651,6 +695,12 @@ def main():
             check(worst <= 1e-9 and m["faces"][0]["adjacent_faces"] == [] and m["faces"][0]["bounding_box"]
                   == {"min": [-10.0, -10.0, -10.0], "max": [10.0, 10.0, 10.0]},
                   f"ball.sdbs: nodes on the sphere R = 10 (worst {worst}), box +-R, adjacent to no other face")
+            # A solid ball R = 10 mm about the origin: V = 4/3 pi R^3, moments 2/5 V R^2 (unit density).
+            f, volume = m["mass_frame"], 4 / 3 * math.pi * 1000
+            check(f is not None and abs(f["volume"] / volume - 1) < 1e-9
+                  and all(abs(c) < 1e-9 for c in f["centre"])
+                  and all(abs(k / (0.4 * volume * 100) - 1) < 1e-9 for k in f["moments"]),
+                  f"ball.sdbs: mass_frame {f} of a ball R = 10 mm about the origin")
             damaged(check, surfdb, spec, golden_dir, tmp)
         except (Refused, AssertionError) as e:
             check(False, f"stopped: {e}")

@@ -35,6 +35,9 @@ SetManifest example() {
   m.faces = {a, b};
   m.skipped = {{5, "the face has an empty parameter range"}};
   m.edges = SetEdgesEntry{kEdgesName, 2, 0xfedcba9876543210ULL};
+  // Principal axes turned 90 degrees about z (x' = y, y' = -x), every number different.
+  m.mass_frame = SetMassFrame{.volume = 1200, .centre = {1.5, -2.25, 3}, .axes = {{{0, 1, 0}, {-1, 0, 0}, {0, 0, 1}}},
+                              .moments = {13600, 43600, 50000}};
   return m;
 }
 
@@ -94,6 +97,27 @@ TEST_CASE("a manifest decodes to the manifest that was encoded, field by field")
   CHECK(d.edges->file == "edges.json");
   CHECK(d.edges->count == 2);
   CHECK(d.edges->checksum == 0xfedcba9876543210ULL);
+  REQUIRE(d.mass_frame);
+  CHECK(d.mass_frame->volume == 1200);
+  CHECK(d.mass_frame->centre == std::array<double, 3>{1.5, -2.25, 3});
+  CHECK(d.mass_frame->axes[0] == std::array<double, 3>{0, 1, 0});  // the first axis, not the first row of a matrix
+  CHECK(d.mass_frame->axes[1] == std::array<double, 3>{-1, 0, 0});
+  CHECK(d.mass_frame->moments == std::array<double, 3>{13600, 43600, 50000});
+}
+
+TEST_CASE("a version 2 manifest, written before the part's mass frame was recorded, is read with none") {
+  SetManifest m = example();
+  m.format_version = 2;
+  const std::string text = encode_manifest(m);
+  CHECK(text.find("mass_frame") == std::string::npos);
+  const SetManifest d = decode_manifest(text, "m");
+  CHECK(d.format_version == 2);
+  CHECK(d.edges);
+  CHECK(!d.mass_frame);
+  SetManifest sheet = example();  // version 3, a part without closed solids: null
+  sheet.mass_frame.reset();
+  CHECK(encode_manifest(sheet).find("\"mass_frame\": null") != std::string::npos);
+  CHECK(!decode_manifest(encode_manifest(sheet), "m").mass_frame);
 }
 
 TEST_CASE("a version 1 manifest, written before edges were tabulated, is read with no edges") {
@@ -173,7 +197,13 @@ TEST_CASE("malformed manifests are refused naming the problem") {
   };
   refused("{", "not valid JSON");
   refused("[]", "not a JSON object");
-  refused(replaced(good, "\"format_version\": 2", "\"format_version\": 3"), "version 3 is not supported");
+  refused(replaced(good, "\"format_version\": 3", "\"format_version\": 4"), "version 4 is not supported");
+  refused(replaced(good, "\"volume\": 1200.0", "\"volume\": 0.0"), "\"volume\" must be a positive number");
+  refused(replaced(good, "\"moments\": [\n      13600.0,\n      43600.0", "\"moments\": [\n      43600.0,\n      13600.0"),
+          "\"moments\" must be three positive numbers, ascending");
+  refused(replaced(good, "-1.0,\n        0.0,\n        0.0", "1.0,\n        0.0,\n        0.0"), "right-handed");
+  refused(replaced(good, "-1.0,\n        0.0,\n        0.0", "-1.0,\n        0.1,\n        0.0"), "orthonormal");
+  refused(replaced(good, "\"mass_frame\": {", "\"mass_frame\": 7, \"x\": {"), "\"mass_frame\" must be an object or null");
   refused(replaced(good, "\"file\": \"edges.json\"", "\"file\": \"edges.txt\""), "\"edges.json\"");
   refused(replaced(good, "\"xxh64\": \"fedcba9876543210\"", "\"xxh64\": 7"), "xxh64");
   refused(replaced(good, "\"surfdb surface set\"", "\"something else\""), "\"format\"");

@@ -94,6 +94,9 @@ nlohmann::ordered_json set_json(const std::filesystem::path& dir) {
   j["faces"] = faces;
   j["skipped_faces"] = nlohmann::json::array();
   for (const SkippedFace& s : m.skipped) j["skipped_faces"].push_back({{"face", s.index}, {"reason", s.reason}});
+  j["mass_frame"] = nullptr;
+  if (const auto& f = m.mass_frame)
+    j["mass_frame"] = {{"volume", f->volume}, {"centre", f->centre}, {"axes", f->axes}, {"moments", f->moments}};
   return j;
 }
 
@@ -115,6 +118,17 @@ void print_set_text(const nlohmann::ordered_json& j) {
   }
   for (const auto& s : j["skipped_faces"])
     std::printf("face %s left out: %s\n", s["face"].dump().c_str(), s["reason"].get<std::string>().c_str());
+  if (const auto& f = j["mass_frame"]; !f.is_null()) {
+    const auto triple = [](const nlohmann::ordered_json& v) {
+      char text[96];
+      std::snprintf(text, sizeof(text), "(%.6g, %.6g, %.6g)", v[0].get<double>(), v[1].get<double>(), v[2].get<double>());
+      return std::string(text);
+    };
+    const std::string unit = j["length_unit"].get<std::string>();
+    std::printf("part frame (placement = \"part\"): centre of mass %s %s, principal axes %s %s %s, volume %.6g %s^3\n",
+                triple(f["centre"]).c_str(), unit.c_str(), triple(f["axes"][0]).c_str(), triple(f["axes"][1]).c_str(),
+                triple(f["axes"][2]).c_str(), f["volume"].get<double>(), unit.c_str());
+  }
 }
 
 // A mesh file: its unit, source and counts, its extent and area, and whether it bounds a solid.

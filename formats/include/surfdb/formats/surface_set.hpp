@@ -18,7 +18,7 @@
 
 namespace surfdb {
 
-inline constexpr std::uint32_t kSurfaceSetVersion = 2;  // writers write it; readers read 1 and 2
+inline constexpr std::uint32_t kSurfaceSetVersion = 3;  // writers write it; readers read 1 to 3
 inline constexpr const char* kManifestName = "manifest.json";
 
 /// Axis-aligned box, in the part's length unit.
@@ -51,6 +51,16 @@ struct SetEdgesEntry {
   std::uint64_t checksum = 0;  // XXH64 (seed 0) of the whole file
 };
 
+/// The part's mass frame (version 3): where its closed solids' centre of mass and principal axes
+/// lie in the part's coordinates, and their volume integrals at unit density, in the part's
+/// length unit. A body's frame: origin at the centre, axes the principal axes.
+struct SetMassFrame {
+  double volume = 0;                        // unit^3
+  std::array<double, 3> centre{};           // unit, part coordinates
+  std::array<std::array<double, 3>, 3> axes{};  // unit vectors in part coordinates, right-handed, in the moments' order
+  std::array<double, 3> moments{};          // unit^5 (unit density), about the centre, ascending
+};
+
 struct SetManifest {
   std::uint32_t format_version = kSurfaceSetVersion;
   std::string source_kind;  // "step", "iges", "brep", "nurbs"
@@ -61,6 +71,7 @@ struct SetManifest {
   std::vector<SetFace> faces;     // ascending face number
   std::vector<SkippedFace> skipped;
   std::optional<SetEdgesEntry> edges;  // version 2; a version 1 set has none
+  std::optional<SetMassFrame> mass_frame;  // version 3; none for a part without closed solids
 
   /// The face with part face number `index`, or nullptr when the set does not hold it.
   const SetFace* find(std::uint32_t index) const;

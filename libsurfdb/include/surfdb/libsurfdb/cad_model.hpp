@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <vector>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -49,6 +50,10 @@ class CadModel {
   /// exact extrema fail). Throws CadError for a bad index.
   Box3 bounding_box(std::uint32_t index) const;
   std::unique_ptr<SurfaceSource> face(std::uint32_t index) const;
+  /// The part's mass frame (SetMassFrame, surface_set.hpp): its closed solids' volume, centre of
+  /// mass, principal axes and moments at unit density, in its coordinates and unit, from
+  /// BRepGProp's volume integrals; none when it has no closed solid of positive volume (a sheet).
+  std::optional<SetMassFrame> mass_frame() const;
 
  private:
   friend struct CadModelFaces;  // the faces themselves, for meshing (src/cad_model_faces.hpp)

@@ -3,7 +3,8 @@
 // moments in body axes), or the full symmetric tensor (three rows, products of inertia
 // negative, as CAD systems print it). Whichever form, the tensor's eigenvalues must be positive
 // and obey the triangle inequality. A body given a `density` instead takes both from its one
-// solid analytic surface (sphere, box, cylinder) centred at its centre of mass.
+// solid analytic surface (sphere, box, cylinder) centred at its centre of mass, or from its one
+// surface set placed at its part's frame (placement = "part": the set's mass frame).
 #include <Eigen/Eigenvalues>
 #include <cmath>
 
@@ -58,20 +59,34 @@ void ScenarioReader::apply_densities() {
   for (const auto& [index, table] : density_bodies_) {
     RigidBody& body = s_.model.bodies[static_cast<std::size_t>(index)];
     const std::string where = "body '" + body.name + "'";
+    const toml::node& key = *table->get("density");
     const ContactSurface* solid = nullptr;
-    for (const ContactSurface& s : s_.surfaces) {
+    int solid_index = -1;
+    for (std::size_t k = 0; k < s_.surfaces.size(); ++k) {
+      const ContactSurface& s = s_.surfaces[k];
       if (s.body != index) continue;
-      const bool shape = s.kind == Kind::sphere || s.kind == Kind::box || s.kind == Kind::cylinder;
+      const bool shape = s.kind == Kind::sphere || s.kind == Kind::box || s.kind == Kind::cylinder ||
+                         part_placed_.count(static_cast<int>(k));
       if (!shape || solid)
-        r_.fail(*table->get("density"), where + ".density",
-                "needs the body's one surface to be a solid sphere, box or cylinder ('" + s.name + "' is another)");
+        r_.fail(key, where + ".density",
+                "needs the body's one surface to be a solid sphere, box or cylinder, or a part's set placed at its frame "
+                "(placement = \"part\") ('" + s.name + "' is another)");
       solid = &s;
+      solid_index = static_cast<int>(k);
     }
-    if (!solid) r_.fail(*table->get("density"), where + ".density", "needs a sphere, box or cylinder surface on the body");
-    if (solid->mount.offset.norm() > 0)
-      r_.fail(*table->get("density"), where + ".density",
-              "the surface '" + solid->name + "' must be centred at the body's centre of mass (origin = [0, 0, 0])");
+    if (!solid)
+      r_.fail(key, where + ".density", "needs a sphere, box or cylinder surface, or a part's set with placement = \"part\"");
     const double density = r_.positive(*table, "density", where);
+    if (part_placed_.count(solid_index)) {  // the body's axes are the part's principal axes
+      const SetMassFrame& f = *solid->tables->mass_frame();
+      const double unit = solid->tables->meters_per_unit();
+      body.mass = density * f.volume * std::pow(unit, 3);
+      body.inertia = (density * std::pow(unit, 5) * Vector3d(f.moments[0], f.moments[1], f.moments[2])).asDiagonal();
+      continue;
+    }
+    if (solid->mount.offset.norm() > 0)
+      r_.fail(key, where + ".density",
+              "the surface '" + solid->name + "' must be centred at the body's centre of mass (origin = [0, 0, 0])");
     const auto [mass, moments] = unit_density_solid(*solid);
     body.mass = density * mass;
     body.inertia = solid->mount.rotation * (density * moments).asDiagonal() * solid->mount.rotation.transpose();

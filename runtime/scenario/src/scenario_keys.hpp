@@ -26,11 +26,11 @@ inline constexpr std::array<std::string_view, 7> kDriver{"name", "joint", "type"
                                                          "phase"};
 inline constexpr std::array<std::string_view, 7> kSpring{"name",    "body_i",    "body_j",     "point_i",
                                                          "point_j", "stiffness", "free_length"};
-inline constexpr std::array<std::string_view, 22> kSurface{
+inline constexpr std::array<std::string_view, 23> kSurface{
     "name",      "body",           "table",           "sphere_radius",   "cavity_radius",  "cavity_cap_height",
     "plane_normal", "box_size",    "cylinder_radius", "cylinder_length", "cylinder_cavity", "origin",
     "rotation",  "window",         "residency",       "faces",           "youngs_modulus", "poisson_ratio",
-    "mesh",      "mesh_stride",    "foundation_modulus", "layer_thickness"};
+    "mesh",      "mesh_stride",    "foundation_modulus", "layer_thickness", "placement"};
 inline constexpr std::array<std::string_view, 17> kContact{
     "name",     "surface_i",         "surface_j",           "law",
     "stiffness", "stiffness_from_curvature", "exponent",   "restitution",

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@ class ScenarioReader {
   void read_table(const toml::table& t, const std::string& where, ContactSurface& spec);
   void read_primitive(const toml::table& t, const std::string& where, ContactSurface& spec) const;
   void read_mesh(const toml::table& t, const std::string& where, ContactSurface& spec);
+  void place_at_part_frame(const toml::table& t, const std::string& where, ContactSurface& spec);
   void mesh_table_grid(int surface);
 
   void read_contact(const toml::table& t);
@@ -67,7 +69,8 @@ class ScenarioReader {
   std::map<std::string, int> surfaces_;  // index in s_.surfaces
   std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::shared_ptr<const TableSet>> tables_;
   std::map<std::string, std::shared_ptr<const TriangleMesh>> meshes_;  // by canonical path
-  std::map<int, std::uint32_t> mesh_strides_;                           // per table surface given one
+  std::map<int, std::uint32_t> mesh_strides_;
+  std::set<int> part_placed_;  // surfaces placed at their part's frame (placement = "part")                           // per table surface given one
 };
 
 }  // namespace surfdb

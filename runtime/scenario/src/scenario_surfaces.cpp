@@ -92,7 +92,7 @@ void ScenarioReader::read_primitive(const toml::table& t, const std::string& whe
   only_with("cavity_cap_height", Kind::cavity, "a cavity (cavity_radius)");
   only_with("cylinder_length", Kind::cylinder, "a cylinder (cylinder_radius)");
   only_with("cylinder_cavity", Kind::cylinder, "a cylinder (cylinder_radius)");
-  for (const char* key : {"window", "residency", "faces"})
+  for (const char* key : {"window", "residency", "faces", "placement"})
     if (t.get(key)) r_.fail(*t.get(key), where + "." + key, "applies to a table only");
 }
 
@@ -106,7 +106,7 @@ void ScenarioReader::read_mesh(const toml::table& t, const std::string& where, C
     r_.fail(*t.get("mesh"), where + ".mesh", e.what());
   }
   spec.mesh = shared;
-  for (const char* key : {"window", "residency", "faces"})
+  for (const char* key : {"window", "residency", "faces", "placement"})
     if (t.get(key)) r_.fail(*t.get(key), where + "." + key, "applies to a table only");
 }
 
@@ -159,6 +159,29 @@ void ScenarioReader::read_table(const toml::table& t, const std::string& where, 
       r_.fail(*t.get("mesh_stride"), where + ".mesh_stride", "must be a whole number of grid lines, at least 1");
     mesh_strides_[static_cast<int>(s_.surfaces.size())] = static_cast<std::uint32_t>(stride);
   }
+  if (t.get("placement")) place_at_part_frame(t, where, spec);
+}
+
+// placement = "part": the set's part in its body frame, x_body = P^T (x_part - c), the centre of
+// mass c and the principal axes P (columns) from the set's manifest.
+void ScenarioReader::place_at_part_frame(const toml::table& t, const std::string& where, ContactSurface& spec) {
+  const toml::node& key = *t.get("placement");
+  if (r_.text(t, "placement", where) != "part") r_.fail(key, where + ".placement", "must be \"part\"");
+  for (const char* other : {"origin", "rotation"})
+    if (t.get(other))
+      r_.fail(*t.get(other), where + "." + other, "placement = \"part\" places the surface in its body; give one or the other");
+  const std::optional<SetMassFrame>& frame = spec.tables->mass_frame();
+  if (!frame)
+    r_.fail(key, where + ".placement",
+            "the table has no part frame: it needs a surface set of a part with closed solids, written by this surfdb "
+            "(surfdb convert PART --all-faces); an older set or a single table is placed by origin and rotation");
+  Matrix3d P;
+  for (int k = 0; k < 3; ++k)
+    for (int c = 0; c < 3; ++c) P(c, k) = frame->axes[static_cast<std::size_t>(k)][static_cast<std::size_t>(c)];
+  const Vector3d centre(frame->centre[0], frame->centre[1], frame->centre[2]);
+  spec.mount.rotation = P.transpose();
+  spec.mount.offset = -spec.tables->meters_per_unit() * (P.transpose() * centre);
+  part_placed_.insert(static_cast<int>(s_.surfaces.size()));
 }
 
 }  // namespace surfdb

@@ -125,7 +125,9 @@ std::shared_ptr<const TableSet> TableSet::open(const std::filesystem::path& path
           return std::any_of(chosen.begin(), chosen.end(), [&](const SetFace* f) { return f->index == side.face; });
         }))
       edges.push_back(e);
-  return std::shared_ptr<const TableSet>(new TableSet(std::move(tables), std::move(adjacent), std::move(edges)));
+  auto made = std::shared_ptr<TableSet>(new TableSet(std::move(tables), std::move(adjacent), std::move(edges)));
+  made->mass_frame_ = m.mass_frame;
+  return made;
 }
 
 }  // namespace surfdb

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "surfdb/formats/set_edges.hpp"
+#include "surfdb/formats/surface_set.hpp"
 #include "surfdb/table/database.hpp"
 #include "surfdb/table/face_survey.hpp"
 
@@ -69,6 +70,11 @@ class TableSet {
   /// The edges bounding face k (its position in the surface), with the side it lies on.
   std::span<const FaceEdge> face_edges(std::size_t k) const { return face_edges_[k]; }
 
+  /// The part's mass frame from the set's manifest (version 3; file unit, part coordinates): its
+  /// closed solids' centre of mass, principal axes and volume integrals. None for a single table,
+  /// an older set, or a part without closed solids.
+  const std::optional<SetMassFrame>& mass_frame() const { return mass_frame_; }
+
   /// Metres per file length unit (every table of a set has the part's unit).
   double meters_per_unit() const { return faces_.front().table->header().meters_per_unit; }
 
@@ -84,6 +90,7 @@ class TableSet {
   std::vector<SetEdge> edges_;
   std::vector<std::vector<FaceEdge>> face_edges_;  // per face
   bool closed_ = false;
+  std::optional<SetMassFrame> mass_frame_;
   mutable std::once_flag surveyed_;
   mutable std::vector<FaceSurvey> surveys_;
   Eigen::Vector3d centre_ = Eigen::Vector3d::Zero();

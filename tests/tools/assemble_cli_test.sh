@@ -123,9 +123,18 @@ if "$surfdb" assemble "$dir/bolted.step" -o "$dir/f" --material steel --ground b
    python3 -c "
 import json
 assert json.load(open('$dir/f/assembly.json'))['fastened'] == [['base_1', 'bracket_1'], ['base_1', 'pin_1']]" &&
-   "$surfdb" simulate "$dir/f/scene.toml" -o "$dir/frun" --end-time 0.04 --no-plots -q 2>>"$dir/err" &&
-   python3 - "$dir/frun" <<'PY'
-import csv, json, sys
+   "$surfdb" simulate "$dir/f/scene.toml" -o "$dir/frun" --end-time 0.04 --no-plots -q --animation \
+     --animation-interval 0.01 2>>"$dir/err" &&
+   python3 - "$dir/frun" "$dir/f/scene.toml" "$(dirname "$0")" <<'PY'
+import csv, json, sys, tomllib
+sys.path.insert(0, sys.argv[3])
+from check_animation import read_vtp
+# The bracket and the pin, fastened to the base (on the ground), never move: drawn once in ground.vtp;
+# every frame holds the puck alone.
+names = [b["name"] for b in tomllib.load(open(sys.argv[2], "rb"))["body"]]
+ground_bodies = {names[b] if b >= 0 else "ground" for (b,) in read_vtp(sys.argv[1] + "/animation/ground.vtp")[1]["body"]}
+frame_bodies = {names[b] for (b,) in read_vtp(sys.argv[1] + "/animation/frame_000001.vtp")[1]["body"]}
+assert ground_bodies == {"ground", "bracket_1", "pin_1"} and frame_bodies == {"puck_1"}, (ground_bodies, frame_bodies)
 s = json.load(open(sys.argv[1] + "/summary.json"))
 assert s["status"] == "ok", s["warnings"]
 rows = list(csv.DictReader(open(sys.argv[1] + "/time_series.csv")))

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "surfdb/multibody/multibody_state.hpp"
+#include "surfdb/multibody/welded_bodies.hpp"
 #include "vtk_xml.hpp"
 
 namespace surfdb::cli {
@@ -44,14 +45,15 @@ AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0) {
   for (const ContactSurface& s : surfaces)
     if (const std::optional<Sphere> e = world_extent(s, pose_of(y0, s.body))) extents.push_back(*e);
   std::vector<SurfaceMesh> meshes;
-  std::vector<std::size_t> on_bodies, on_ground;
+  std::vector<std::size_t> on_bodies, on_ground;  // on the ground: its own and those of bodies welded to it
+  const std::vector<int> weld = weld_clusters(sim.model());
   for (std::size_t k = 0; k < surfaces.size(); ++k) {
     const ContactSurface& s = surfaces[k];
     const Pose pose = pose_of(y0, s.body);
     const bool plane = s.kind == ContactSurface::Kind::plane;
     const double half_side = plane ? plane_half_side(pose.r + pose.A * s.mount.offset, extents) : 0;
     meshes.push_back(tessellate(s, half_side));
-    (s.body == kGround ? on_ground : on_bodies).push_back(k);
+    (weld[static_cast<std::size_t>(s.body + 1)] == kGround ? on_ground : on_bodies).push_back(k);
   }
   bodies_.make(surfaces, meshes, on_bodies);
   ground_.make(surfaces, meshes, on_ground);

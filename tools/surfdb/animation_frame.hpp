@@ -3,7 +3,9 @@
 // forces.
 //
 // Surfaces: the surfaces of Simulation::surfaces() on bodies in one triangle mesh, tessellated
-// once in their bodies' axes (animation_mesh.hpp); those on the ground in another, made once. A
+// once in their bodies' axes (animation_mesh.hpp); those on the ground, and on bodies that fixed
+// joints weld to it (weld_clusters: an assembly's parts fastened to its grounded base), in
+// another, made once at the initial state. A
 // frame moves the bodies' points and their normals to the poses; the rest (triangles, cell data
 // `surface`, the index into Simulation::surfaces(), and `body`) is text made once, so a frame
 // allocates nothing once its buffers have grown. Point data `Normals` (unit, world).
@@ -34,7 +36,8 @@ class AnimationFrame {
 
   /// The surfaces on bodies at the bodies' poses in state y. Valid until the next call.
   const std::string& surfaces(const double* y);
-  /// The surfaces on the ground (world), whatever the state; empty when there are none.
+  /// The surfaces on the ground and on bodies welded to it (world, at the initial state); empty
+  /// when there are none.
   const std::string& ground_surfaces() const { return ground_text_; }
   /// The contact points of the simulation's last evaluation. Valid until the next call.
   const std::string& contacts(const Simulation& sim);

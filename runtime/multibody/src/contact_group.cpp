@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "surfdb/contact/contact_wrench.hpp"
+#include "surfdb/multibody/welded_bodies.hpp"
 
 namespace surfdb {
 namespace {
@@ -121,28 +122,6 @@ ContactSpec pair_spec(const ContactGroupSpec& group, const std::vector<ContactSu
 }
 
 ContactGroup::ContactGroup(ContactPair pair) : name_(pair.name()), fixed_(std::move(pair)) {}
-
-namespace {
-
-// Per body (the ground first, then the model's bodies): the least body its fixed joints weld it
-// to, directly or through others (the ground as -1).
-std::vector<int> weld_clusters(const MultibodyModel& model) {
-  std::vector<int> root(model.bodies.size() + 1);
-  for (std::size_t b = 0; b < root.size(); ++b) root[b] = static_cast<int>(b) - 1;
-  const auto find = [&](int b) {
-    while (root[static_cast<std::size_t>(b + 1)] != b) b = root[static_cast<std::size_t>(b + 1)];
-    return b;
-  };
-  for (const Joint& joint : model.joints) {
-    if (joint.type != JointType::fixed) continue;
-    const int a = find(joint.body_i), b = find(joint.body_j);
-    root[static_cast<std::size_t>(std::max(a, b) + 1)] = std::min(a, b);
-  }
-  for (std::size_t b = 0; b < root.size(); ++b) root[b] = find(static_cast<int>(b) - 1);
-  return root;
-}
-
-}  // namespace
 
 ContactGroup::ContactGroup(ContactGroupSpec spec, const std::vector<ContactSurface>& surfaces, const MultibodyModel& model)
     : name_(spec.name), spec_(std::move(spec)), surfaces_(&surfaces), model_(&model), in_i_(surfaces.size()),

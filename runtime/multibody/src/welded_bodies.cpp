@@ -222,4 +222,20 @@ void WeldedBodies::pull_back(const double* y, double alpha, double beta, double*
   }
 }
 
+std::vector<int> weld_clusters(const MultibodyModel& model) {
+  std::vector<int> root(model.bodies.size() + 1);
+  for (std::size_t b = 0; b < root.size(); ++b) root[b] = static_cast<int>(b) - 1;
+  const auto find = [&](int b) {
+    while (root[static_cast<std::size_t>(b + 1)] != b) b = root[static_cast<std::size_t>(b + 1)];
+    return b;
+  };
+  for (const Joint& joint : model.joints) {
+    if (joint.type != JointType::fixed) continue;
+    const int a = find(joint.body_i), b = find(joint.body_j);
+    root[static_cast<std::size_t>(std::max(a, b) + 1)] = std::min(a, b);
+  }
+  for (std::size_t b = 0; b < root.size(); ++b) root[b] = find(static_cast<int>(b) - 1);
+  return root;
+}
+
 }  // namespace surfdb

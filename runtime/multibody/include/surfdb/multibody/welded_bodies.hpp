@@ -94,4 +94,10 @@ class WeldedBodies {
   std::vector<int> reduced_joint_, member_of_;  // per joint
 };
 
+/// Per body, the ground first (index b + 1 for body b, kGround = -1 at 0): the least body that
+/// fixed joints weld it to, directly or through others, kGround for bodies welded to the ground;
+/// a body without fixed joints is its own. Two bodies with the same entry cannot move against
+/// each other; a body whose entry is kGround does not move at all.
+std::vector<int> weld_clusters(const MultibodyModel& model);
+
 }  // namespace surfdb

@@ -23,7 +23,8 @@ if grep -q "wrote the surface set $dir/cup.sdbs: $faces faces of cup.step" "$dir
 import csv, json, sys
 m = json.load(open(sys.argv[1]))
 listed = list(csv.DictReader(open(sys.argv[2])))
-assert m["format"] == "surfdb surface set" and m["format_version"] == 2 and m["edges"]["file"] == "edges.json"
+assert m["format"] == "surfdb surface set" and m["format_version"] == 3 and m["edges"]["file"] == "edges.json"
+assert "mass_frame" in m
 assert m["source"] == {"kind": "step", "name": "cup.step", "faces": len(listed)}
 assert [f["face"] for f in m["faces"]] == [int(r["face"]) for r in listed]
 for f, r in zip(m["faces"], listed):
@@ -92,7 +93,7 @@ cp "$dir/some.sdbs/face_0003.sdb" "$dir/swapped.sdbs/face_0003.sdb"
 expect_error "a table from another conversion" "face 3 (face_0003.sdb): its header does not match" "$surfdb" verify "$dir/swapped.sdbs"
 rm "$dir/swapped.sdbs/face_0003.sdb"
 expect_error "a missing table" "face 3 (face_0003.sdb): the table is missing" "$surfdb" info "$dir/swapped.sdbs"
-sed -i 's/"format_version": 2/"format_version": 7/' "$dir/swapped.sdbs/manifest.json"
+sed -i 's/"format_version": 3/"format_version": 7/' "$dir/swapped.sdbs/manifest.json"
 expect_error "a manifest from the future" "surface set format version 7 is not supported" "$surfdb" verify "$dir/swapped.sdbs"
 expect_error "a directory that is no set" "no manifest.json" "$surfdb" verify "$dir/mine"
 

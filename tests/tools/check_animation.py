@@ -6,6 +6,12 @@ bodies, the ground's written once (ground.vtp, part 2 of every instant);
 a contact point per point the CSV counts, at the midpoint of its points, with its indentation and
 force.
 
+The glTF scene (animation/scene.gltf and .bin, read by the rules of the glTF 2.0 specification:
+accessors within their views, views within the buffer, positions within their min and max) against
+the VTK frames: at every instant it keeps, each body's mesh moved by its translation and rotation
+lies where the frame puts that body's surfaces, its translation where the CSV puts the body; the
+ground's mesh is ground.vtp's.
+
 Usage: check_animation.py OUTDIR SCENE
 SCENE names what the test knows of the scenario: `drop` (animation_cli_test.sh's ball dropped on
 a floor beside a spinning bob), `cup` (samples/slider_crank_cup_ball/hertz_analytic.toml) or
@@ -14,6 +20,7 @@ Exits 1 naming the first failed check.
 """
 import base64
 import csv
+import json
 import math
 import struct
 import sys
@@ -182,6 +189,104 @@ def check_cup_tables(row, arrays, t, what):
         check_on_sphere(surface_vertices(arrays, surface), vector(row, body), radius, f"{what}: {body[:-1]}")
 
 
+GLTF_TYPES = {5126: "f", 5125: "I"}
+GLTF_WIDTHS = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}
+
+
+def read_gltf(outdir):
+    """The scene's JSON and a function giving an accessor's elements as tuples."""
+    gltf = json.loads((outdir / "animation" / "scene.gltf").read_text())
+    check(gltf["asset"]["version"] == "2.0" and len(gltf["buffers"]) == 1, "glTF: version 2.0, one buffer")
+    data = (outdir / "animation" / gltf["buffers"][0]["uri"]).read_bytes()
+    check(len(data) == gltf["buffers"][0]["byteLength"], "glTF: the buffer's byteLength")
+
+    def accessor(k):
+        a = gltf["accessors"][k]
+        view = gltf["bufferViews"][a["bufferView"]]
+        width, code = GLTF_WIDTHS[a["type"]], GLTF_TYPES[a["componentType"]]
+        check(view["byteOffset"] % 4 == 0 and view["byteOffset"] + view["byteLength"] <= len(data)
+              and a["count"] * width * 4 <= view["byteLength"], f"glTF: accessor {k} within its view and the buffer")
+        values = struct.unpack_from(f"<{a['count'] * width}{code}", data, view["byteOffset"])
+        rows = list(zip(*[iter(values)] * width))
+        if "min" in a:
+            check([min(r[c] for r in rows) for c in range(width)] == a["min"]
+                  and [max(r[c] for r in rows) for c in range(width)] == a["max"], f"glTF: accessor {k}'s min and max")
+        return rows
+    return gltf, accessor
+
+
+def body_corners(arrays, body):
+    """The corners (world, m) of one body's triangles, three a triangle, in their order."""
+    return [arrays["Points"][arrays["connectivity"][3 * k + c][0]]
+            for k, (b,) in enumerate(arrays["body"]) if b == body for c in range(3)]
+
+
+def rotate(q, v):
+    """v turned by the unit quaternion q = (x, y, z, w)."""
+    x, y, z, w = q
+    t = (2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0]))
+    return (v[0] + w * t[0] + y * t[2] - z * t[1], v[1] + w * t[1] + z * t[0] - x * t[2],
+            v[2] + w * t[2] + x * t[1] - y * t[0])
+
+
+def near(a, b, what):
+    """float32 against float64: a tenth of a micrometre per metre, a nanometre at least."""
+    for p, q in zip(a, b):
+        check(distance(p, q) <= 1e-7 * math.hypot(*q) + 1e-9, f"{what}: {p} against {q}")
+
+
+def check_gltf(outdir, rows, instants, names):
+    gltf, accessor = read_gltf(outdir)
+    world = gltf["nodes"][0]
+    check(world["name"] == "world" and world["rotation"] == [-0.7071067690849304, 0.0, 0.0, 0.7071067690849304],
+          "glTF: the root turns z up into y up")
+    nodes = {gltf["nodes"][n]["name"]: gltf["nodes"][n] for n in world["children"]}
+    meshes = {}
+    for name, node in nodes.items():
+        (primitive,) = gltf["meshes"][node["mesh"]]["primitives"]
+        points, indices = accessor(primitive["attributes"]["POSITION"]), accessor(primitive["indices"])
+        check(primitive["mode"] == 4 and len(indices) % 3 == 0 and all(i < len(points) for (i,) in indices),
+              f"glTF: {name}'s triangles")
+        check(len(accessor(primitive["attributes"]["NORMAL"])) == len(points), f"glTF: {name}'s normals")
+        meshes[name] = [points[i] for (i,) in indices]  # the triangles' corners
+    if "ground" in nodes:
+        ground = read_vtp(instants[0][3])[1]
+        corners = [ground["Points"][i] for (i,) in ground["connectivity"]]
+        check(len(corners) == len(meshes["ground"]), "glTF: the ground's triangles, ground.vtp's")
+        near(meshes["ground"], corners, "glTF: the ground against ground.vtp")
+    (animation,) = gltf.get("animations", [{"channels": [], "samplers": []}])
+    tracks = {}
+    for channel in animation["channels"]:
+        sampler = animation["samplers"][channel["sampler"]]
+        name = gltf["nodes"][channel["target"]["node"]]["name"]
+        tracks[name, channel["target"]["path"]] = (accessor(sampler["input"]), accessor(sampler["output"]))
+    moving = [n for n in nodes if n != "ground"]
+    check(sorted(k[0] for k in tracks) == sorted(moving * 2), f"glTF: a translation and a rotation per moving body {moving}")
+    if not moving:
+        return 0
+    times = [t for (t,) in tracks[moving[0], "translation"][0]]
+    check(all(a < b for a, b in zip(times, times[1:])), "glTF: instants increasing")
+    float32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]  # noqa: E731
+    kept, last = [], None
+    for row, instant in zip(rows, instants):  # the instants whose float32 time increases
+        if last is None or float32(float(row["t"])) > last:
+            kept.append((row, instant))
+            last = float32(float(row["t"]))
+    check(len(kept) == len(times) and all(float32(float(r["t"])) == t for (r, _), t in zip(kept, times)),
+          f"glTF: {len(times)} instants, the CSV's rows with increasing float32 times {len(kept)}")
+    for k, (row, instant) in enumerate(kept):
+        frame = read_vtp(instant[1])[1]
+        for name in moving:
+            translation, rotation = tracks[name, "translation"][1][k], tracks[name, "rotation"][1][k]
+            near([translation], [vector(row, f"{name}_")], f"glTF t = {row['t']}: {name}'s translation")
+            check(abs(math.hypot(*rotation) - 1) < 1e-6, f"glTF t = {row['t']}: {name}'s rotation not unit")
+            placed = [tuple(a + b for a, b in zip(translation, rotate(rotation, v))) for v in meshes[name]]
+            corners = body_corners(frame, names.index(name))
+            check(len(placed) == len(corners), f"glTF: {name}'s triangles, its frame's")
+            near(placed, corners, f"glTF t = {row['t']}: {name} against its frame")
+    return len(times)
+
+
 def main(outdir, scene):
     outdir = Path(outdir)
     header, rows = read_csv(outdir)
@@ -202,8 +307,10 @@ def main(outdir, scene):
         counts, arrays = read_vtp(contacts)
         check(counts["NumberOfVerts"] == counts["NumberOfPoints"], f"{what}: a vertex cell per contact point")
         check_contacts(header, row, arrays, what)
+    names = [h[: -len("_x")] for h in header if h.endswith("_x") and f"{h[:-2]}_e0" in header]
+    kept = check_gltf(outdir, rows, instants, names)
     touching = sum(float(r[h]) > 0 for r in rows for h in header if h.endswith("_points"))
-    print(f"{len(instants)} instants checked, {touching} with contact points")
+    print(f"{len(instants)} instants checked, {touching} with contact points; glTF: {kept} instants")
 
 
 if __name__ == "__main__":

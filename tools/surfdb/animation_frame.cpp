@@ -37,6 +37,30 @@ std::span<const std::byte> bytes_of(const Matrix& m) {
   return std::as_bytes(std::span(m.data(), static_cast<std::size_t>(m.size())));
 }
 
+// The surfaces as glTF meshes: one per body that moves, in its axes, and the ground's with those
+// of the bodies welded to it, in the world at their state y0.
+std::vector<GltfAnimation::Mesh> gltf_meshes(const Simulation& sim, const double* y0, const std::vector<SurfaceMesh>& meshes,
+                                             const std::vector<int>& weld) {
+  const std::vector<ContactSurface>& surfaces = sim.surfaces();
+  std::vector<GltfAnimation::Mesh> out(sim.model().bodies.size() + 1);  // the ground first
+  out[0].name = "ground";
+  for (std::size_t b = 1; b < out.size(); ++b) out[b].name = sim.model().bodies[b - 1].name, out[b].body = static_cast<int>(b) - 1;
+  for (std::size_t k = 0; k < surfaces.size(); ++k) {
+    const int body = surfaces[k].body;
+    const bool still = weld[static_cast<std::size_t>(body + 1)] == kGround;
+    GltfAnimation::Mesh& m = out[still ? 0 : static_cast<std::size_t>(body + 1)];
+    const Pose pose = still ? pose_of(y0, body) : Pose{};
+    const auto first = static_cast<std::uint32_t>(m.points.size());
+    for (std::size_t p = 0; p < meshes[k].points.size(); ++p) {
+      m.points.push_back((pose.r + pose.A * meshes[k].points[p]).cast<float>());
+      m.normals.push_back(pose.A.cast<float>() * meshes[k].normals[p]);
+    }
+    for (const auto& triangle : meshes[k].triangles)
+      for (const std::uint32_t v : triangle) m.indices.push_back(first + v);
+  }
+  return out;
+}
+
 }  // namespace
 
 AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0) {
@@ -58,6 +82,7 @@ AnimationFrame::AnimationFrame(const Simulation& sim, const double* y0) {
   bodies_.make(surfaces, meshes, on_bodies);
   ground_.make(surfaces, meshes, on_ground);
   if (!on_ground.empty()) ground_.write(y0, ground_text_);
+  gltf_ = GltfAnimation(gltf_meshes(sim, y0, meshes, weld));
 }
 
 void AnimationFrame::Layer::make(const std::vector<ContactSurface>& surfaces, const std::vector<SurfaceMesh>& meshes,

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "animation_gltf.hpp"
 #include "animation_mesh.hpp"
 #include "surfdb/multibody/simulation.hpp"
 
@@ -41,6 +42,8 @@ class AnimationFrame {
   const std::string& ground_surfaces() const { return ground_text_; }
   /// The contact points of the simulation's last evaluation. Valid until the next call.
   const std::string& contacts(const Simulation& sim);
+  /// The same surfaces as one glTF scene (animation_gltf.hpp): each body's once, moved by its poses.
+  GltfAnimation& gltf() { return gltf_; }
 
  private:
   // Surfaces as one mesh, in their bodies' axes, and the text of a frame of it.
@@ -70,6 +73,7 @@ class AnimationFrame {
 
   Layer bodies_, ground_;
   std::string ground_text_;
+  GltfAnimation gltf_;
   // Contacts, per frame
   std::vector<double> contact_points_, normal_forces_, friction_forces_, indentations_;  // m, N, N, m
   std::vector<std::int32_t> contact_of_, counting_;  // counting_: 0, 1, 2, ... for the vertex cells

@@ -16,7 +16,7 @@ namespace {
 // What this writer names the files of OUTDIR/animation.
 bool is_frame_name(const std::string& name) {
   static const std::regex pattern(R"((frame|contacts)_[0-9]{6,}\.vtp)");
-  return name == "ground.vtp" || std::regex_match(name, pattern);
+  return name == "ground.vtp" || name == "scene.gltf" || name == "scene.bin" || std::regex_match(name, pattern);
 }
 
 // Throws unless writing the collection and replacing the directory destroy nothing but an earlier
@@ -122,11 +122,18 @@ void AnimationWriter::output(const Simulation& sim, double t, const double* y, d
     std::fprintf(collection_.get(), "    <DataSet timestep=\"%s\" part=\"2\" name=\"ground\" file=\"animation/ground.vtp\"/>\n",
                  time);
   }
+  frame_.gltf().add(t, y);
   ++frames_;
 }
 
 void AnimationWriter::commit() {
   std::fputs("  </Collection>\n</VTKFile>\n", collection_.get());
+  const GltfAnimation::Files scene = frame_.gltf().files("scene.bin");
+  for (const auto& [name, text] : {std::pair{"scene.gltf", &scene.json}, std::pair{"scene.bin", &scene.buffer}}) {
+    path_.resize(staging_prefix_);
+    path_.append(name);
+    write_file(path_, *text, directory_, name);
+  }
   sync_directory(staging_.path, directory_);
   // No collection stays in place while the directory is replaced: a run killed between the two
   // renames leaves none, rather than one naming frames of the earlier run.

@@ -8,6 +8,8 @@
 //   OUTDIR/animation/contacts_NNNNNN.vtp  the contact points and forces at that instant
 //   OUTDIR/animation/ground.vtp           the ground's surfaces, which never move: written once,
 //                                         every instant's part 2
+//   OUTDIR/animation/scene.gltf, scene.bin  the same run as one glTF scene: each body's surfaces
+//                                         once, moved by its poses (animation_gltf.hpp)
 //
 // The frames go into a hidden temporary directory beside OUTDIR/animation, which replaces it whole
 // when the run ends; then the collection is renamed into place, listing them. A failed,

@@ -301,7 +301,8 @@ def main(outdir, scene):
             check([o[0] for o in arrays["offsets"]] == list(range(3, 3 * counts["NumberOfPolys"] + 1, 3)), f"{what}: offsets")
             check(len(arrays["Normals"]) == counts["NumberOfPoints"], f"{what}: normals")
         check(all(b[0] >= 0 for b in read_vtp(surfaces)[1]["body"]), f"{what}: the ground's surfaces in a frame")
-        check(not ground or all(b[0] == -1 for b in ground[1]["body"]), "a body's surface in ground.vtp")
+        still = {b for (b,) in ground[1]["body"]} if ground else set()  # the ground's, and bodies welded to it
+        check(not still & {b for (b,) in read_vtp(surfaces)[1]["body"]}, f"{what}: a body both in ground.vtp and a frame")
         counts, arrays = with_ground(*read_vtp(surfaces), ground)
         {"drop": check_drop, "cup": check_cup, "cup_tables": check_cup_tables}[scene](row, arrays, float(timestep), what)
         counts, arrays = read_vtp(contacts)

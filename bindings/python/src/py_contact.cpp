@@ -22,7 +22,7 @@ namespace {
 constexpr const char* kContactDoc =
     "Contact between surface i on body i and surface j on body j, at body states given per call. A surface\n"
     "is a Database (a table), or a dict of a scenario [[surface]] entry's keys without name, body, origin,\n"
-    "rotation and placement: {'table': 'plate.set'} (a surface set or a table, faces=[...] to choose), {'sphere_radius': r},\n"
+    "rotation and placement: {'table': 'plate.sdbs'} (a surface set or a table, faces=[...] to choose), {'sphere_radius': r},\n"
     "{'plane_normal': n}, {'box_size': s}, {'cylinder_radius': r, 'cylinder_length': l}, {'cavity_radius':\n"
     "r}, ... (docs/scenario.md); its paths relative to folder (default: the current one). Two tables are\n"
     "detected by the warm-started common-normal solve with windows window_i, window_j; otherwise the pairs\n"

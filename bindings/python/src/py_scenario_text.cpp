@@ -44,7 +44,9 @@ std::string key_text(const py::handle& k) {
 
 std::string toml_value(const py::handle& v) {
   if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "true" : "false";
-  if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)) return py::repr(v).cast<std::string>();
+  // As Python's own int and float write them (a numpy scalar's repr names its type).
+  if (py::isinstance<py::int_>(v)) return py::repr(py::int_(py::reinterpret_borrow<py::object>(v))).cast<std::string>();
+  if (py::isinstance<py::float_>(v)) return py::repr(py::float_(py::reinterpret_borrow<py::object>(v))).cast<std::string>();
   if (py::isinstance<py::str>(v)) return quoted(v.cast<std::string>());
   if (py::hasattr(v, "tolist")) return toml_value(v.attr("tolist")());  // numpy arrays and scalars
   if (py::isinstance<py::dict>(v)) {

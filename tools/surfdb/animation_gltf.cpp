@@ -48,6 +48,31 @@ class Layout {
   Json views = Json::array(), accessors = Json::array();
 };
 
+// The animation "run" of `moving` bodies (nodes first_node...) at instants `times`, their
+// translations and rotations per instant, body after body; each node's own pose set to the first
+// instant's, for viewers that do not play it.
+Json animation(Layout& layout, Json& nodes, std::size_t first_node, const std::vector<float>& times,
+               const std::vector<float>& translations, const std::vector<float>& rotations, std::size_t moving) {
+  const std::size_t n = times.size();
+  const int input = layout.add(times.data(), n, 1, kFloat);
+  layout.bounds(input, times.data(), n, 1);
+  Json samplers = Json::array(), channels = Json::array();
+  std::vector<float> track;
+  for (std::size_t b = 0; b < moving; ++b) {
+    for (const int width : {3, 4}) {
+      const std::vector<float>& all = width == 3 ? translations : rotations;
+      const char* path = width == 3 ? "translation" : "rotation";
+      track.resize(n * static_cast<std::size_t>(width));
+      for (std::size_t k = 0; k < n; ++k)
+        std::memcpy(&track[k * width], &all[(k * moving + b) * width], sizeof(float) * width);
+      channels.push_back({{"sampler", samplers.size()}, {"target", {{"node", first_node + b}, {"path", path}}}});
+      samplers.push_back({{"input", input}, {"output", layout.add(track.data(), n, width, kFloat)}, {"interpolation", "LINEAR"}});
+      nodes[first_node + b][path] = std::vector<float>(track.begin(), track.begin() + width);
+    }
+  }
+  return {{"name", "run"}, {"channels", channels}, {"samplers", samplers}};
+}
+
 }  // namespace
 
 GltfAnimation::GltfAnimation(std::vector<Mesh> meshes) {
@@ -64,7 +89,12 @@ void GltfAnimation::add(double t, const double* y) {
   for (const Mesh& m : meshes_) {
     if (m.body < 0) continue;
     const BodyStateView s = body_view(y, m.body);
-    const Eigen::Quaterniond q = s.orientation();
+    Eigen::Quaterniond q = s.orientation();
+    // The same turn as the last instant's sign, so that interpolation takes the short way.
+    if (rotations_.size() >= 4 * moving_) {
+      const float* last = &rotations_[rotations_.size() - 4 * moving_];
+      if (q.x() * last[0] + q.y() * last[1] + q.z() * last[2] + q.w() * last[3] < 0) q.coeffs() = -q.coeffs();
+    }
     for (int c = 0; c < 3; ++c) translations_.push_back(static_cast<float>(s.r()[c]));
     for (const double v : {q.x(), q.y(), q.z(), q.w()}) rotations_.push_back(static_cast<float>(v));
   }
@@ -92,30 +122,7 @@ GltfAnimation::Files GltfAnimation::files(const std::string& bin_name) const {
                {"scenes", {{{"name", "run"}, {"nodes", {0}}}}},
                {"nodes", nodes},
                {"meshes", meshes}};
-  if (moving_ > 0 && !times_.empty()) {
-    const std::size_t n = times_.size();
-    const int input = layout.add(times_.data(), n, 1, kFloat);
-    layout.bounds(input, times_.data(), n, 1);
-    Json samplers = Json::array(), channels = Json::array();
-    std::vector<float> track;
-    for (std::size_t b = 0; b < moving_; ++b) {
-      const std::size_t node = 1 + (meshes_.size() - moving_) + b;
-      for (const int width : {3, 4}) {
-        const std::vector<float>& all = width == 3 ? translations_ : rotations_;
-        track.resize(n * static_cast<std::size_t>(width));
-        for (std::size_t k = 0; k < n; ++k)
-          std::memcpy(&track[k * width], &all[(k * moving_ + b) * width], sizeof(float) * width);
-        const int output = layout.add(track.data(), n, width, kFloat);
-        channels.push_back({{"sampler", samplers.size()}, {"target", {{"node", node}, {"path", width == 3 ? "translation" : "rotation"}}}});
-        samplers.push_back({{"input", input}, {"output", output}, {"interpolation", "LINEAR"}});
-        // The node's own pose: the first instant's, where a viewer does not play the animation.
-        Json first = Json::array();
-        for (int c = 0; c < width; ++c) first.push_back(track[static_cast<std::size_t>(c)]);
-        gltf["nodes"][node][width == 3 ? "translation" : "rotation"] = first;
-      }
-    }
-    gltf["animations"] = {{{"name", "run"}, {"channels", channels}, {"samplers", samplers}}};
-  }
+  if (moving_ > 0 && !times_.empty()) gltf["animations"] = {animation(layout, gltf["nodes"], 1 + meshes_.size() - moving_, times_, translations_, rotations_, moving_)};
   gltf["accessors"] = layout.accessors;
   gltf["bufferViews"] = layout.views;
   gltf["buffers"] = {{{"uri", bin_name}, {"byteLength", layout.buffer.size()}}};

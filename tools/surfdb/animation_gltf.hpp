@@ -51,6 +51,7 @@ class GltfAnimation {
   std::size_t instants() const { return times_.size(); }
 
  private:
+
   std::vector<Mesh> meshes_;
   std::vector<float> times_;  // s
   std::vector<float> translations_, rotations_;  // per instant, per moving body: 3 and 4 (x, y, z, w)

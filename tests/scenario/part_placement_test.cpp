@@ -48,7 +48,7 @@ std::string scene(const std::filesystem::path& block, const Eigen::Vector3d& pos
                   const std::filesystem::path& plate = {}) {
   std::ostringstream f;
   f.precision(17);
-  f << "[simulation]\nend_time = 0.02\nmax_step = 1e-4\nintegrator = \"bdf\"\n"
+  f << "[simulation]\nend_time = 0.01\nmax_step = 1e-4\nintegrator = \"bdf\"\n"
     << "[[body]]\nname = \"block\"\ndensity = " << kDensity << "\nposition = [" << position.x() << ", "
     << position.y() << ", " << position.z() << "]\norientation = [" << q.w() << ", " << q.x() << ", " << q.y() << ", "
     << q.z() << "]\n"

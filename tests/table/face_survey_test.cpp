@@ -3,6 +3,8 @@
 // the face's points and no more than a sample step beyond them.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "../support/temp_dir.hpp"
 #include "surfdb/libsurfdb/analytic_surfaces.hpp"
 #include "surfdb/libsurfdb/converter.hpp"
@@ -54,4 +56,21 @@ TEST_CASE("a face's survey: flat, cylindrical or curved from its normals, and it
     CHECK(size[k] >= (k < 2 ? 40.0 : 60.0));
     CHECK(size[k] <= (k < 2 ? 40.0 : 60.0) + 2 * 3.15);
   }
+}
+
+TEST_CASE("a face's principal box holds its points and bounds it where the axis-aligned box cannot") {
+  // The octant of a sphere of radius 20 (the first octant, x, y, z >= 0): its axis-aligned box is
+  // [0, 20]^3 and holds the sphere's centre; along the diagonal (1, 1, 1) / sqrt(3), one of its
+  // principal axes, its points lie from 20 / sqrt(3) = 11.5 (at the octant's corners) to 20, so
+  // the principal box puts the centre about 11.5 mm outside (less the sample step it is grown by).
+  // catches: the points taken along the axes' rows instead of their columns, a box not grown.
+  TempDir dir;
+  const FaceSurvey o = survey(dir, AnalyticKind::octant);
+  CHECK((o.axes.transpose() * o.axes - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() < 1e-12);
+  CHECK((Eigen::Vector3d::Zero() - Eigen::Vector3d::Zero().cwiseMax(o.low).cwiseMin(o.high)).norm() == 0);
+  CHECK(o.distance_outside(Eigen::Vector3d::Zero()) > 9.0);
+  for (const Eigen::Vector3d p : {Eigen::Vector3d(20, 0, 0), Eigen::Vector3d(0, 20, 0), Eigen::Vector3d(0, 0, 20),
+                                  Eigen::Vector3d(Eigen::Vector3d::Constant(20 / std::sqrt(3.0)))})
+    CHECK(o.distance_outside(p) == 0);
+  CHECK(o.distance_outside(Eigen::Vector3d(0, 0, 25)) == doctest::Approx(5).epsilon(0.5));  // beyond both boxes
 }

@@ -125,7 +125,7 @@ EdgeFaceContact::EdgeFaceContact(const SetEdge& edge, double meters_per_unit, Su
     : edge_mount_(edge_mount), face_mount_(face_mount),
       binding_(face, edge_on_i ? options.window_j : options.window_i,
                edge_on_i ? options.residency_j : options.residency_i, options.interpolation),
-      tree_(&face->node_tree()), low_(survey.low), high_(survey.high), boundary_(boundary),
+      tree_(&face->node_tree()), survey_(survey), boundary_(boundary),
       scale_face_(face->header().meters_per_unit),
       edge_on_i_(edge_on_i), exponent_(options.edge_exponent - 0.5), max_depth_(options.max_entry_depth) {
   Eigen::Vector3d low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()), high = -low;
@@ -188,7 +188,7 @@ EdgeFaceContact::Point EdgeFaceContact::measure(std::size_t k, const Placement& 
   point.x = at.edge_origin + at.edge_axes * points_[k];
   point.tangent = at.edge_axes * tangents_[k];
   const Eigen::Vector3d x = at.face_axes.transpose() * (point.x - at.face_origin) / scale_face_;
-  if (scale_face_ * (x - x.cwiseMax(low_).cwiseMin(high_)).norm() > max_depth_) return point;
+  if (scale_face_ * survey_.distance_outside(x) > max_depth_) return point;
   // From this point's last foot, else its neighbour's, else the node tree.
   Guess& guess = guesses_[k];
   const bool local = guess.valid || have_guess_;
@@ -216,7 +216,7 @@ ContactResult EdgeFaceContact::evaluate(const BodyState& body_i, const BodyState
   const auto apart = [&](const Eigen::Vector3d& centre, double radius) {
     const Eigen::Vector3d x =
         at.face_axes.transpose() * (at.edge_origin + at.edge_axes * centre - at.face_origin) / scale_face_;
-    return scale_face_ * (x - x.cwiseMax(low_).cwiseMin(high_)).norm() - radius;
+    return scale_face_ * survey_.distance_outside(x) - radius;
   };
   // The edge's bounding sphere farther from the face's box than any point may reach behind it.
   r.gap = apart(centre_, radius_);

@@ -1,5 +1,6 @@
 #include "surfdb/table/face_survey.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
@@ -41,6 +42,25 @@ SurfaceShape shape_of(const std::vector<Eigen::Vector3d>& normals) {
   return SurfaceShape::cylindrical;
 }
 
+// The box of `points` along their principal axes (of their covariance; the table's axes when
+// fewer than two): a turned rectangle's sides, a cylinder's axis.
+void principal_box(const std::vector<Eigen::Vector3d>& points, FaceSurvey& survey) {
+  survey.box_low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+  survey.box_high = -survey.box_low;
+  if (points.size() >= 2) {
+    Eigen::Vector3d mean = Eigen::Vector3d::Zero();
+    for (const Eigen::Vector3d& p : points) mean += p;
+    mean /= static_cast<double>(points.size());
+    Eigen::Matrix3d covariance = Eigen::Matrix3d::Zero();
+    for (const Eigen::Vector3d& p : points) covariance += (p - mean) * (p - mean).transpose();
+    survey.axes = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(covariance).eigenvectors();
+  }
+  for (const Eigen::Vector3d& p : points) {
+    const Eigen::Vector3d along = survey.axes.transpose() * p;
+    survey.box_low = survey.box_low.cwiseMin(along), survey.box_high = survey.box_high.cwiseMax(along);
+  }
+}
+
 }  // namespace
 
 FaceSurvey survey_face(const Database& table) {
@@ -52,7 +72,7 @@ FaceSurvey survey_face(const Database& table) {
   FaceSurvey survey;
   survey.low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
   survey.high = -survey.low;
-  std::vector<Eigen::Vector3d> normals;
+  std::vector<Eigen::Vector3d> normals, points;
   std::vector<SurfacePoint> row(vs.size()), last_row(vs.size());  // for the steps and the curvature
   double step = 0;
   // Between two neighbouring valid samples: the angle of their normals over their distance.
@@ -69,12 +89,17 @@ FaceSurvey survey_face(const Database& table) {
       if (b > 0) step = std::max(step, (p.p - row[b - 1].p).norm()), bend(p, row[b - 1]);
       if (p.status != QueryStatus::valid) continue;
       survey.low = survey.low.cwiseMin(p.p), survey.high = survey.high.cwiseMax(p.p);
+      points.push_back(p.p);
       if (!p.degenerate) normals.push_back(p.n);
     }
     std::swap(row, last_row);
   }
   survey.shape = shape_of(normals);
-  if (survey.low.x() <= survey.high.x()) survey.low.array() -= step, survey.high.array() += step;
+  principal_box(points, survey);
+  if (survey.low.x() <= survey.high.x()) {
+    survey.low.array() -= step, survey.high.array() += step;
+    survey.box_low.array() -= step, survey.box_high.array() += step;
+  }
   return survey;
 }
 

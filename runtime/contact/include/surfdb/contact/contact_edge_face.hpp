@@ -103,7 +103,7 @@ class EdgeFaceContact {
   SurfaceMount edge_mount_, face_mount_;
   SurfaceBinding binding_;
   const NodeTree* tree_;
-  Eigen::Vector3d low_, high_;  // the trimmed face's box, table axes and unit
+  FaceSurvey survey_;  // the face's: its boxes (table axes and unit)
   std::span<const FaceEdge> boundary_;
   double scale_face_;       // metres per face file unit
   bool edge_on_i_;

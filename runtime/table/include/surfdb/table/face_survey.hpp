@@ -9,6 +9,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <limits>
 
 #include "surfdb/table/database.hpp"
 
@@ -22,6 +23,17 @@ struct FaceSurvey {
   /// trimmed face: the valid samples' box grown by the longest step between neighbouring samples.
   /// Empty (low > high) when no point is valid (a table whose node tree cannot be built).
   Eigen::Vector3d low, high;
+  /// The distance (file unit) from x (table axes) to the nearer of the two boxes' far side: 0
+  /// inside both, else how far outside the one it is farther outside of.
+  double distance_outside(const Eigen::Vector3d& x) const {
+    const Eigen::Vector3d along = axes.transpose() * x;
+    return std::max((x - x.cwiseMax(low).cwiseMin(high)).norm(), (along - along.cwiseMax(box_low).cwiseMin(box_high)).norm());
+  }
+  /// A box as `low`, `high` but along the valid points' principal axes (the columns of `axes`, in
+  /// table axes; box_low and box_high along them): as tight for a face drawn askew to the part's
+  /// axes (a turned rectangle) as the axis-aligned box is for one drawn along them.
+  Eigen::Matrix3d axes = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d box_low, box_high;
   /// The largest curvature between neighbouring valid samples, the angle between their normals
   /// over their distance (1 / file unit; 0 for a plane, 1/R for a cylinder or a sphere).
   double max_curvature = 0;

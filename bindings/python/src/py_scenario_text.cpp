@@ -72,17 +72,8 @@ std::string scenario_text(const py::dict& scenario) {
 // user; the field it names does.
 std::shared_ptr<const Model> model_from_dict(const py::dict& scenario, const std::optional<std::string>& folder,
                                              const std::vector<std::string>& overrides) {
-  static const std::string kSource = "scenario dict";
-  try {
-    return parse_model(scenario_text(scenario), kSource, folder ? *folder : std::filesystem::current_path().string(),
-                       overrides);
-  } catch (const ScenarioError& e) {
-    std::string message = e.what();
-    const std::size_t digits = message.rfind(kSource + ":", 0) == 0 ? kSource.size() + 1 : std::string::npos;
-    const std::size_t end = digits == std::string::npos ? digits : message.find_first_not_of("0123456789", digits);
-    if (end != std::string::npos && end > digits && message.compare(end, 2, ": ") == 0) message.erase(digits - 1, end - digits + 1);
-    throw ScenarioError(message);
-  }
+  return parse_model(scenario_text(scenario), "scenario dict", folder ? *folder : std::filesystem::current_path().string(),
+                     overrides, LineNumbers::omit);
 }
 
 }  // namespace surfdb::python

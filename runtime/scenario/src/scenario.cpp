@@ -246,14 +246,14 @@ Scenario load_scenario(const std::filesystem::path& path, std::span<const std::s
 }
 
 Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& folder,
-                        std::span<const std::string> overrides) {
+                        std::span<const std::string> overrides, LineNumbers lines) {
   toml::table root;
   try {
     root = toml::parse(text, source);
   } catch (const toml::parse_error& e) {
-    throw ScenarioError(source + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    throw ScenarioError(Reader(source, lines).at_line(e.source().begin.line) + ": " + std::string(e.description()));
   }
-  return ScenarioReader(source, folder, overrides).read(std::move(root));
+  return ScenarioReader(source, folder, overrides, lines).read(std::move(root));
 }
 
 std::shared_ptr<Model> make_model(Scenario scenario, std::string source) {
@@ -273,8 +273,8 @@ std::shared_ptr<Model> load_model(const std::filesystem::path& path, std::span<c
 }
 
 std::shared_ptr<Model> parse_model(std::string_view text, const std::string& source, const std::filesystem::path& folder,
-                                   std::span<const std::string> overrides) {
-  return make_model(parse_scenario(text, source, folder, overrides), source);
+                                   std::span<const std::string> overrides, LineNumbers lines) {
+  return make_model(parse_scenario(text, source, folder, overrides, lines), source);
 }
 
 std::unique_ptr<Simulation> make_simulation(Scenario& scenario) {

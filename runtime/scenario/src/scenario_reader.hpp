@@ -20,10 +20,11 @@ namespace surfdb {
 
 class ScenarioReader {
  public:
-  /// `source` names the scenario in messages (its file); tables' and meshes' paths are relative
-  /// to `folder`.
-  ScenarioReader(std::string source, std::filesystem::path folder, std::span<const std::string> overrides)
-      : source_(std::move(source)), folder_(std::move(folder)), overrides_(overrides), r_(source_) {}
+  /// `source` names the scenario in messages (its file), with its lines or not; tables' and
+  /// meshes' paths are relative to `folder`.
+  ScenarioReader(std::string source, std::filesystem::path folder, std::span<const std::string> overrides,
+                 LineNumbers lines = LineNumbers::cite)
+      : source_(std::move(source)), folder_(std::move(folder)), overrides_(overrides), r_(source_, lines) {}
 
   Scenario read(toml::table root);
 
@@ -69,8 +70,8 @@ class ScenarioReader {
   std::map<std::string, int> surfaces_;  // index in s_.surfaces
   std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::shared_ptr<const TableSet>> tables_;
   std::map<std::string, std::shared_ptr<const TriangleMesh>> meshes_;  // by canonical path
-  std::map<int, std::uint32_t> mesh_strides_;
-  std::set<int> part_placed_;  // surfaces placed at their part's frame (placement = "part")                           // per table surface given one
+  std::map<int, std::uint32_t> mesh_strides_;                           // per table surface given one
+  std::set<int> part_placed_;  // surfaces placed at their part's frame (placement = "part")
 };
 
 }  // namespace surfdb

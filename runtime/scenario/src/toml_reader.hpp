@@ -39,13 +39,18 @@ inline toml::table parse_scenario_file(const std::filesystem::path& path) {
 // Field access with messages that name the file, the line and the field.
 class Reader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  explicit Reader(std::string file, LineNumbers lines = LineNumbers::cite) : file_(std::move(file)), lines_(lines) {}
 
   /// A value a --set override put in the file is named by its override, not by a line.
   [[noreturn]] void fail(const toml::node& at, const std::string& field, const std::string& what) const {
     const auto& origin = at.source().path;
     if (origin && origin->starts_with(kOverrideOrigin)) throw ScenarioError(*origin + ": " + field + ": " + what);
-    throw ScenarioError(file_ + ":" + std::to_string(at.source().begin.line) + ": " + field + ": " + what);
+    throw ScenarioError(at_line(at.source().begin.line) + ": " + field + ": " + what);
+  }
+
+  /// "FILE:LINE", or "FILE" where lines are not cited.
+  std::string at_line(std::size_t line) const {
+    return lines_ == LineNumbers::cite ? file_ + ":" + std::to_string(line) : file_;
   }
 
   const toml::node* find(const toml::table& t, const char* key) const { return t.get(key); }
@@ -121,6 +126,7 @@ class Reader {
 
  private:
   std::string file_;
+  LineNumbers lines_;
 };
 
 /// How far R^T R may be from the identity for R, read from a file, to count as a rotation.

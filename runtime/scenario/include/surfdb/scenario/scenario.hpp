@@ -38,11 +38,15 @@ struct Scenario {
 /// "PATH=VALUE" as `surfdb simulate --set` takes them (docs/commands.md), change the file's values
 /// in order before it is checked. Throws ScenarioError (an override's errors name it).
 Scenario load_scenario(const std::filesystem::path& path, std::span<const std::string> overrides = {});
+/// Whether messages cite the line of a scenario's text: a text written by hand has lines worth
+/// citing; one generated from other data (Python's dict) does not, and its messages name the field alone.
+enum class LineNumbers { cite, omit };
+
 /// A scenario given as TOML text rather than a file (built in code, by a script): `source` names
 /// it in messages, its tables' and meshes' paths are relative to `folder`. As load_scenario
 /// otherwise.
 Scenario parse_scenario(std::string_view text, const std::string& source, const std::filesystem::path& folder,
-                        std::span<const std::string> overrides = {});
+                        std::span<const std::string> overrides = {}, LineNumbers lines = LineNumbers::cite);
 
 /// The kind of value a scenario key holds.
 struct ScenarioValueKind {
@@ -61,9 +65,9 @@ std::optional<ScenarioValueKind> scenario_value_kind(const std::filesystem::path
 std::shared_ptr<Model> make_model(Scenario scenario, std::string source);
 /// load_scenario(path, overrides) as a model.
 std::shared_ptr<Model> load_model(const std::filesystem::path& path, std::span<const std::string> overrides = {});
-/// parse_scenario(text, source, folder, overrides) as a model.
+/// parse_scenario(text, source, folder, overrides, lines) as a model.
 std::shared_ptr<Model> parse_model(std::string_view text, const std::string& source, const std::filesystem::path& folder,
-                                   std::span<const std::string> overrides = {});
+                                   std::span<const std::string> overrides = {}, LineNumbers lines = LineNumbers::cite);
 
 /// The scenario's simulation: its model, surfaces and contacts moved in (the scenario keeps its
 /// initial state and run settings), each fixed pair set up (free-form windows, node trees).
